@@ -1,0 +1,76 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Allocators
+    # One memory configuration: the environment a child process needs to run under it, where its
+    # library lives on this machine, who packages it, and how to tell that it took effect.
+    class Allocator
+      # Every configuration sets all of these (nil = unset), so a variable left in the user's
+      # shell, say LD_PRELOAD=jemalloc, cannot leak into the glibc baseline.
+      MANAGED_VARIABLES = %w[LD_PRELOAD MALLOC_ARENA_MAX MALLOC_CONF].freeze
+      PACKAGE_SYSTEMS = { debian: "Debian/Ubuntu", alpine: "Alpine", homebrew: "Homebrew" }.freeze
+
+      attr_reader :name, :summary, :malloc, :settings, :packages
+
+      # @param malloc [String] the allocator detection must find in the process
+      # @param settings [Hash] environment variables besides LD_PRELOAD
+      # @param sonames [Array<String>] the library to preload, preferred name first; none for glibc
+      # @param blocked [String, nil] why this configuration cannot be used at all in this build
+      def initialize(name:, summary:, malloc:, finder:, settings: {}, sonames: [], packages: {}, blocked: nil)
+        @name = name
+        @summary = summary
+        @malloc = malloc
+        @settings = settings
+        @sonames = sonames
+        @packages = packages
+        @blocked = blocked
+        @finder = finder
+      end
+
+      def library_path
+        return if @sonames.empty?
+
+        @library_path = @finder.find(@sonames) unless defined?(@library_path)
+        @library_path
+      end
+
+      def available?
+        @blocked.nil? && (@sonames.empty? || !library_path.nil?)
+      end
+
+      def unavailable_reason
+        return if available?
+
+        @blocked || "#{@sonames.first} not found; install #{install_hint}"
+      end
+
+      def install_hint
+        packages.map { |system, package| "#{package} (#{PACKAGE_SYSTEMS.fetch(system)})" }.join(", ")
+      end
+
+      # The variables to merge into a child's environment (nil values unset a variable).
+      def env
+        raise Error, "#{name} is unavailable: #{unavailable_reason}" unless available?
+
+        MANAGED_VARIABLES.to_h { |var| [var, nil] }.merge(settings).merge("LD_PRELOAD" => library_path)
+      end
+
+      # @return [Array<String>] why the process does not run under this configuration; empty if it does
+      def verify(detection, environ)
+        problems = []
+        problems << "expected #{malloc} but the process uses #{detection.name}" unless detection.name == malloc
+        (MANAGED_VARIABLES - ["LD_PRELOAD"]).each do |var|
+          next if environ[var] == settings[var]
+
+          problems << "#{var} is #{environ[var].inspect} in the process, expected #{settings[var].inspect}"
+        end
+        problems
+      end
+
+      def to_h
+        { name: name, summary: summary, available: available?, library: library_path,
+          settings: settings, unavailable_reason: unavailable_reason }
+      end
+    end
+  end
+end

@@ -1,0 +1,58 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Allocators
+    # The memory configurations worth trying for a Ruby process, in baseline-first order.
+    class Catalog
+      include Enumerable
+
+      JEMALLOC = { sonames: %w[libjemalloc.so.2 libjemalloc.so],
+                   packages: { debian: "libjemalloc2", alpine: "jemalloc", homebrew: "jemalloc" } }.freeze
+      # narenas:2 — fewer arenas shared by more threads (jemalloc's own MALLOC_ARENA_MAX);
+      # dirty_decay_ms:1000 — hand freed pages back after 1 s instead of 10 s.
+      JEMALLOC_TUNING = "narenas:2,dirty_decay_ms:1000"
+
+      def self.default
+        @default ||= new(finder: LibraryFinder.default)
+      end
+
+      def initialize(finder:)
+        @entries = definitions.map { |attributes| Allocator.new(finder: finder, **attributes) }
+      end
+
+      def each(&)
+        @entries.each(&)
+      end
+
+      def names
+        map(&:name)
+      end
+
+      def fetch(name)
+        find { |entry| entry.name == name } ||
+          raise(UsageError, "unknown allocator '#{name}'; known: #{names.join(', ')}")
+      end
+
+      private
+
+      def definitions
+        [
+          { name: "glibc", malloc: "glibc", summary: "the C library's malloc, as most Ruby processes run" },
+          { name: "glibc-arena2", malloc: "glibc", settings: { "MALLOC_ARENA_MAX" => "2" },
+            summary: "glibc with at most 2 arenas: less fragmentation across threads" },
+          { name: "glibc-trim", malloc: "glibc", summary: "glibc, with malloc_trim(0) after each major GC",
+            blocked: "needs mallard's C extension, which this version does not build yet" },
+          { name: "jemalloc", malloc: "jemalloc", summary: "jemalloc, preloaded", **JEMALLOC },
+          { name: "jemalloc-tuned", malloc: "jemalloc", settings: { "MALLOC_CONF" => JEMALLOC_TUNING },
+            summary: "jemalloc with #{JEMALLOC_TUNING}", **JEMALLOC },
+          { name: "tcmalloc", malloc: "tcmalloc", summary: "gperftools' tcmalloc (minimal), preloaded",
+            sonames: %w[libtcmalloc_minimal.so.4 libtcmalloc.so.4],
+            packages: { debian: "libtcmalloc-minimal4", alpine: "gperftools", homebrew: "gperftools" } },
+          { name: "mimalloc", malloc: "mimalloc", summary: "Microsoft's mimalloc, preloaded",
+            sonames: %w[libmimalloc.so.2 libmimalloc.so],
+            packages: { debian: "libmimalloc2.0", alpine: "mimalloc2", homebrew: "mimalloc" } }
+        ]
+      end
+    end
+  end
+end

@@ -1,0 +1,71 @@
+# frozen_string_literal: true
+
+require "optparse"
+require_relative "cli/doctor"
+
+module Mallard
+  # The command line. #run returns an exit status and never calls exit, so tests and other
+  # programs can drive it like a function.
+  class CLI
+    COMMANDS = { "doctor" => CLI::Doctor }.freeze
+    USAGE = <<~TEXT
+      Usage: mallard COMMAND [options]
+
+      Commands:
+        doctor [PID | -- CMD ARGS]   which allocator and memory settings a Ruby process really runs with
+
+      Global options: --debug (show backtraces), --version, --help
+      Run `mallard COMMAND --help` for a command's options.
+    TEXT
+
+    def run(argv = ARGV, out: $stdout, err: $stderr, env: ENV)
+      own, passed = split_at_separator(argv)
+      debug = own.delete("--debug")
+      dispatch(own, passed, out: out, err: err, env: env)
+    rescue Error => e
+      report_error(err, e, debug)
+    rescue Interrupt
+      err.puts "mallard: interrupted"
+      130
+    rescue StandardError => e
+      report_bug(err, e, debug)
+    end
+
+    private
+
+    # Options after `--` belong to the subject's command, never to mallard.
+    def split_at_separator(argv)
+      index = argv.index("--")
+      index ? [argv[0...index], argv[index..]] : [argv.dup, []]
+    end
+
+    def dispatch(own, passed, out:, err:, env:)
+      name = own.shift
+      case name
+      when "-h", "--help", "help" then out.puts(USAGE) || 0
+      when "-v", "--version" then out.puts(VERSION) || 0
+      when nil then raise UsageError, "no command given; try `mallard --help`"
+      else
+        command = COMMANDS.fetch(name) { raise UsageError, "unknown command '#{name}'; try `mallard --help`" }
+        command.new(out: out, err: err, env: env).run(own + passed)
+      end
+    end
+
+    def report_error(err, error, debug)
+      err.puts "mallard: #{error.message}"
+      if error.is_a?(SubjectFailed) && !error.output_tail.empty?
+        err.puts "  last lines of its output:"
+        error.output_tail.each { |line| err.puts "  | #{line}" }
+      end
+      err.puts error.full_message(highlight: false) if debug
+      error.exit_status
+    end
+
+    # Anything not a Mallard::Error is mallard's own fault: say so, keep the trace for --debug.
+    def report_bug(err, error, debug)
+      err.puts "mallard: internal error: #{error.class}: #{error.message}"
+      err.puts debug ? error.full_message(highlight: false) : "  (run again with --debug for the backtrace)"
+      Error.new.exit_status
+    end
+  end
+end

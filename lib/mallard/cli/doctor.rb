@@ -1,0 +1,84 @@
+# frozen_string_literal: true
+
+module Mallard
+  class CLI
+    # mallard doctor [PID | -- CMD ARGS]
+    class Doctor
+      BANNER = <<~TEXT
+        Usage: mallard doctor [options] [PID]
+               mallard doctor [options] -- CMD ARGS
+
+        Shows the allocator a process really uses (read from /proc/PID/maps), its memory settings,
+        threads and memory, then findings with advice. Without PID or CMD: this mallard process.
+        Exit status: 0 no errors found, 1 an error-level finding, 64 usage, 66 no such process,
+        69 CMD failed to come up, 77 not permitted to read the process.
+      TEXT
+
+      def initialize(out:, err:, env:)
+        @out = out
+        @err = err
+        @env = env
+        @options = { json: false, allocator: nil, wait: 2.0 }
+      end
+
+      def run(argv)
+        pid, command = parse(argv)
+        return @out.puts(@options[:help]) || 0 if @options[:help]
+
+        diagnosis = diagnose(pid, command)
+        view(diagnosis).render(@out)
+        diagnosis.findings.any?(&:error?) ? 1 : 0
+      end
+
+      private
+
+      def parse(argv)
+        separator = argv.index("--")
+        own = separator ? argv[0...separator] : argv
+        command = separator ? argv[(separator + 1)..] : []
+        raise UsageError, "doctor: -- must be followed by a command" if separator && command.empty?
+
+        operands = parser.parse(own)
+        validate(operands, command)
+        [operands.first && Integer(operands.first, 10), command]
+      rescue OptionParser::ParseError => e
+        raise UsageError, "doctor: #{e.message} (see `mallard doctor --help`)"
+      rescue ArgumentError
+        raise UsageError, "doctor: PID must be a number, got '#{operands.first}'"
+      end
+
+      def parser
+        OptionParser.new do |opts|
+          opts.banner = BANNER
+          opts.on("--json", "print one JSON object") { @options[:json] = true }
+          opts.on("--allocator NAME", "with -- CMD: start CMD under this configuration and verify it") do |name|
+            @options[:allocator] = name
+          end
+          opts.on("--wait SECONDS", Float, "with -- CMD: let it run this long before looking (default 2)") do |s|
+            @options[:wait] = s
+          end
+          opts.on("-h", "--help", "show this help") { @options[:help] = opts.help }
+        end
+      end
+
+      def validate(operands, command)
+        raise UsageError, "doctor: give a PID or -- CMD, not both" if operands.any? && command.any?
+        raise UsageError, "doctor: one PID at a time (got #{operands.join(' ')})" if operands.size > 1
+        raise UsageError, "doctor: --allocator goes with -- CMD" if command.empty? && @options[:allocator]
+      end
+
+      def diagnose(pid, command)
+        doctor = Experiments::Doctor.new
+        return doctor.diagnose(pid || Process.pid) if command.empty?
+
+        doctor.diagnose_command(command, allocator: @options[:allocator], settle: @options[:wait])
+      end
+
+      def view(diagnosis)
+        return Report::Json.new(diagnosis) if @options[:json]
+
+        Report::DoctorTerminal.new(diagnosis, color: Report::Color.for(@out, env: @env))
+      end
+    end
+  end
+end

@@ -1,0 +1,34 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Experiments
+    # What `mallard doctor` learned about one process: plain data, rendered by report/ and judged
+    # by analysis/findings.
+    Diagnosis = Struct.new(:pid, :command, :executable, :ruby, :yjit_requested, :allocator,
+                           :environment, :threads, :memory, :expected, :verification_problems,
+                           :findings, :catalog, keyword_init: true) do
+      # Variables shown even when unset, because "unset" is itself the answer people look for.
+      self::SHOWN_VARIABLES = %w[LD_PRELOAD MALLOC_ARENA_MAX MALLOC_CONF GLIBC_TUNABLES RUBY_YJIT_ENABLE].freeze
+      # glibc's other tunables and Ruby's GC knobs, shown when set.
+      self::SHOWN_PATTERN = /\A(?:RUBY_GC_|MALLOC_\w+_\z|RUBYOPT\z)/
+
+      def self.relevant_environment(environ)
+        shown = self::SHOWN_VARIABLES.to_h { |var| [var, environ[var]] }
+        shown.merge(environ.select { |var, _| var.match?(self::SHOWN_PATTERN) }.sort.to_h)
+      end
+
+      def ruby?
+        !ruby.nil?
+      end
+
+      def to_h
+        { pid: pid, command: command, executable: executable,
+          ruby: { engine: ruby&.engine, version: ruby&.version, yjit_requested: yjit_requested },
+          allocator: allocator.to_h, env: environment, threads: threads, memory: memory.to_h,
+          expected: expected && { name: expected, verified: verification_problems.empty?,
+                                  problems: verification_problems },
+          findings: findings.map(&:to_h), allocators_here: catalog }
+      end
+    end
+  end
+end

@@ -1,0 +1,73 @@
+# frozen_string_literal: true
+
+require "etc"
+require "tmpdir"
+
+module Mallard
+  module Experiments
+    # Looks at one running process from outside (/proc) and says what memory configuration it
+    # really runs with. Starts and stops the process itself when given a command.
+    class Doctor
+      def initialize(catalog: Allocators::Catalog.default)
+        @catalog = catalog
+      end
+
+      # @param expected [String, nil] catalog name the process is supposed to run under
+      def diagnose(pid, expected: nil)
+        files = Probe::ProcFiles.new(pid)
+        raise NotFound, "no process with PID #{pid}" unless files.exist?
+
+        environ = files.environ
+        mapped = files.mapped_paths
+        build(files, environ, mapped, expected)
+      end
+
+      # Starts argv (under the allocator named, if any), waits `settle` seconds for it to come
+      # up, diagnoses it and stops it, whatever happens.
+      def diagnose_command(argv, allocator: nil, settle: 2.0, env: {})
+        config_env = allocator ? @catalog.fetch(allocator).env : {}
+        Dir.mktmpdir("mallard-doctor") do |dir|
+          subject = Target::Command.new(argv, env: env.merge(config_env), log_path: File.join(dir, "output.log"))
+          begin
+            started = monotonic
+            subject.start.wait_until_up(timeout: settle + 1) { monotonic - started >= settle }
+            diagnose(subject.pid, expected: allocator)
+          ensure
+            subject.stop
+          end
+        end
+      end
+
+      private
+
+      def build(files, environ, mapped, expected)
+        diagnosis = Diagnosis.new(
+          pid: files.pid, command: files.cmdline, executable: files.exe,
+          ruby: Probe::RubyIdentity.of(files, mapped), yjit_requested: yjit_requested?(environ, files.cmdline),
+          allocator: Allocators::Detection.detect(mapped_paths: mapped, environ: environ),
+          environment: Diagnosis.relevant_environment(environ),
+          threads: Integer(files.status.fetch("Threads", "0")), memory: Probe::MemoryReading.of(files),
+          expected: expected, catalog: @catalog.map(&:to_h)
+        )
+        diagnosis.verification_problems = verify(diagnosis, environ)
+        diagnosis.findings = Analysis::Findings.for(diagnosis, cpus: Etc.nprocessors)
+        diagnosis
+      end
+
+      def verify(diagnosis, environ)
+        return [] unless diagnosis.expected
+
+        @catalog.fetch(diagnosis.expected).verify(diagnosis.allocator, environ)
+      end
+
+      def yjit_requested?(environ, cmdline)
+        environ["RUBY_YJIT_ENABLE"].to_s.match?(/\A(1|true)\z/) ||
+          [*cmdline, *environ["RUBYOPT"].to_s.split].include?("--yjit")
+      end
+
+      def monotonic
+        Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      end
+    end
+  end
+end

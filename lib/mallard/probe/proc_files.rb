@@ -1,0 +1,81 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Probe
+    # One process's files under /proc, read from outside the process. The kernel's refusals are
+    # turned into mallard errors that say what to do, because "Errno::EACCES" helps nobody.
+    class ProcFiles
+      attr_reader :pid
+
+      def initialize(pid, root: "/proc")
+        @pid = Integer(pid)
+        @dir = File.join(root, @pid.to_s)
+      end
+
+      def exist?
+        File.directory?(@dir)
+      end
+
+      def read(name)
+        File.binread(File.join(@dir, name))
+      rescue Errno::ENOENT, Errno::ESRCH
+        raise NotFound, "no process with PID #{pid}"
+      rescue Errno::EACCES, Errno::EPERM
+        raise PermissionDenied,
+              "may not read /proc/#{pid}/#{name} (the process belongs to uid #{owner_uid}); " \
+              "run mallard as that user or as root"
+      end
+
+      # "Key:\tvalue" lines of /proc/PID/status as a Hash of strings.
+      def status
+        read("status").each_line.to_h do |line|
+          key, value = line.split(":", 2)
+          [key, value.to_s.strip]
+        end
+      end
+
+      # The environment the process was started with (later setenv calls are not visible).
+      def environ
+        read("environ").split("\0").each_with_object({}) do |pair, env|
+          key, value = pair.split("=", 2)
+          env[key] = value.to_s unless key.nil? || key.empty?
+        end
+      end
+
+      def cmdline
+        read("cmdline").split("\0")
+      end
+
+      # The files mapped into the address space, each once, in first-mapped order.
+      def mapped_paths
+        read("maps").each_line.filter_map { |line| line.split(" ", 6)[5]&.strip }
+                    .select { |path| path.start_with?("/") }
+                    .map { |path| path.delete_suffix(" (deleted)") }
+                    .uniq
+      end
+
+      # smaps_rollup (Linux 4.14+) is one summed record; older kernels need the per-mapping file.
+      def smaps_summary
+        read("smaps_rollup")
+      rescue NotFound
+        raise unless exist?
+
+        read("smaps")
+      end
+
+      def exe
+        File.readlink(File.join(@dir, "exe"))
+      rescue Errno::ENOENT, Errno::EACCES, Errno::EPERM
+        nil
+      end
+
+      private
+
+      def owner_uid
+        File.stat(@dir).uid
+      rescue SystemCallError
+        "?"
+      end
+    end
+  end
+end

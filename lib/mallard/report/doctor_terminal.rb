@@ -1,0 +1,91 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Report
+    # `mallard doctor` for a person: the facts, then the findings with what to do.
+    class DoctorTerminal
+      LABEL_WIDTH = 12
+      MARKS = { "error" => "✗ error  ", "warning" => "! warning", "info" => "· info   " }.freeze
+
+      def initialize(diagnosis, color: Color::Plain.new)
+        @diagnosis = diagnosis
+        @color = color
+      end
+
+      def render(io)
+        io.puts @color.bold("mallard doctor — PID #{@diagnosis.pid}: #{command_line}")
+        facts.each { |label, value| io.puts "  #{label.ljust(LABEL_WIDTH)}#{value}" }
+        render_environment(io)
+        render_allocators(io)
+        render_findings(io)
+      end
+
+      private
+
+      def facts
+        { "Ruby" => ruby_line, "Allocator" => allocator_line, "Threads" => @diagnosis.threads.to_s,
+          "Memory" => memory_line }
+      end
+
+      def command_line
+        text = @diagnosis.command.join(" ")
+        text.length > 70 ? "#{text[0, 67]}..." : text
+      end
+
+      def ruby_line
+        ruby = @diagnosis.ruby
+        return @color.dim("not a Ruby process (#{@diagnosis.executable})") unless ruby
+
+        "#{ruby.engine} #{ruby.version}, YJIT #{@diagnosis.yjit_requested ? 'requested' : 'not requested'}"
+      end
+
+      def allocator_line
+        allocator = @diagnosis.allocator
+        how = { "preloaded" => "preloaded via LD_PRELOAD", "linked" => "linked in",
+                "default" => "the C library's default" }.fetch(allocator.via)
+        [@color.bold(allocator.name), "—", how, allocator.path && @color.dim("(#{allocator.path})")].compact.join(" ")
+      end
+
+      def memory_line
+        memory = @diagnosis.memory
+        %i[rss pss uss swap].map { |kind| "#{kind.upcase} #{megabytes(memory[:"#{kind}_kb"])}" }.join(" · ")
+      end
+
+      def render_environment(io)
+        io.puts "  Environment"
+        @diagnosis.environment.each do |var, value|
+          io.puts "    #{var}=#{value.nil? ? @color.dim('(unset)') : value}"
+        end
+      end
+
+      def render_allocators(io)
+        io.puts "  Allocators on this machine"
+        @diagnosis.catalog.each do |entry|
+          reason = entry[:unavailable_reason]
+          status = reason ? @color.dim("unavailable: #{reason}") : @color.green("available")
+          io.puts "    #{entry[:name].ljust(15)}#{status}"
+        end
+      end
+
+      def render_findings(io)
+        io.puts
+        return io.puts(@color.green("No findings.")) if @diagnosis.findings.empty?
+
+        io.puts @color.bold("Findings")
+        @diagnosis.findings.each do |finding|
+          io.puts "  #{mark(finding.level)} #{finding.message}"
+          io.puts "            → #{finding.advice}"
+        end
+      end
+
+      def mark(level)
+        text = MARKS.fetch(level)
+        { "error" => @color.red(text), "warning" => @color.yellow(text) }.fetch(level, text)
+      end
+
+      def megabytes(kb)
+        format("%.1f MB", kb / 1024.0)
+      end
+    end
+  end
+end

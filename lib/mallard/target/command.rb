@@ -1,0 +1,101 @@
+# frozen_string_literal: true
+
+require "shellwords"
+
+module Mallard
+  module Target
+    # A subject process that mallard starts and must stop. It runs in its own process group, so
+    # stopping it also stops whatever it forked (Puma workers, a shell's children), and its output
+    # goes to a log file whose last lines explain a failure.
+    class Command
+      TAIL_LINES = 20
+      POLL = 0.05
+
+      attr_reader :argv, :pid, :log_path, :status
+
+      def initialize(argv, log_path:, env: {}, chdir: Dir.pwd)
+        @argv = argv
+        @env = env
+        @log_path = log_path
+        @chdir = chdir
+      end
+
+      def start
+        @pid = Process.spawn(@env, *@argv, pgroup: true, chdir: @chdir, in: File::NULL,
+                                           out: [@log_path, "w", 0o600], err: %i[child out])
+        self
+      rescue SystemCallError => e
+        raise SubjectFailed, "cannot start `#{display}`: #{e.message.sub(/ - .*/, '')}"
+      end
+
+      def alive?
+        return false if @status
+
+        reaped, @status = Process.waitpid2(@pid, Process::WNOHANG)
+        reaped.nil?
+      rescue Errno::ECHILD
+        false
+      end
+
+      # Waits until the block says the subject is up, failing early if it exits.
+      # @yieldreturn [Boolean] whether the subject is ready
+      def wait_until_up(timeout:)
+        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
+        loop do
+          raise failure("exited (#{describe_status}) before it was up") unless alive?
+          return self if yield
+          raise failure("was not up after #{timeout} s") if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+
+          sleep POLL
+        end
+      end
+
+      # TERM to the whole group, then KILL whatever is left after the grace period.
+      def stop(grace: 5)
+        return unless @pid
+
+        signal_group("TERM")
+        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + grace
+        sleep POLL while group_alive? && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
+        signal_group("KILL") if group_alive?
+        alive? # reap the leader if it has not been
+      end
+
+      def output_tail(lines = TAIL_LINES)
+        File.readlines(@log_path, chomp: true).last(lines)
+      rescue SystemCallError
+        []
+      end
+
+      def display
+        Shellwords.join(@argv)
+      end
+
+      private
+
+      def failure(what)
+        SubjectFailed.new("`#{display}` #{what}", output_tail: output_tail)
+      end
+
+      def describe_status
+        return "unknown status" unless @status
+
+        @status.signaled? ? "killed by signal #{@status.termsig}" : "status #{@status.exitstatus}"
+      end
+
+      def signal_group(signal)
+        Process.kill(signal, -@pid)
+      rescue Errno::ESRCH, Errno::EPERM
+        nil
+      end
+
+      def group_alive?
+        alive?
+        Process.kill(0, -@pid)
+        true
+      rescue Errno::ESRCH, Errno::EPERM
+        false
+      end
+    end
+  end
+end

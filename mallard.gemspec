@@ -1,0 +1,23 @@
+# frozen_string_literal: true
+
+require_relative "lib/mallard/version"
+
+Gem::Specification.new do |spec|
+  spec.name = "mallard"
+  spec.version = Mallard::VERSION
+  spec.authors = ["The mallard developers"]
+  spec.summary = "A memory lab for Ruby and Rails applications"
+  spec.description = <<~TEXT
+    Runs your Ruby app under the memory configurations worth trying (glibc, MALLOC_ARENA_MAX,
+    jemalloc, tcmalloc, mimalloc), drives it with real external load and tells you where the
+    memory goes, which configuration shrinks it, at what cost, and how to deploy it.
+  TEXT
+  spec.license = "MIT"
+  spec.required_ruby_version = ">= 3.1"
+  spec.metadata["rubygems_mfa_required"] = "true"
+
+  spec.files = Dir["lib/**/*.rb", "exe/*", "examples/**/*", "README.md", "LICENSE"]
+  spec.bindir = "exe"
+  spec.executables = ["mallard"]
+  spec.require_paths = ["lib"]
+end
