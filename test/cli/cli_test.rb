@@ -1,0 +1,54 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# The CLI driven in-process: statuses are returned, never exited.
+class CLITest < Minitest::Test
+  def test_help_lists_the_commands
+    status, out, = run_cli("--help")
+
+    assert_equal 0, status
+    assert_match(/doctor \[PID \| -- CMD ARGS\]/, out)
+  end
+
+  def test_version
+    assert_equal [0, "#{Mallard::VERSION}\n", ""], run_cli("--version")
+  end
+
+  def test_no_command_is_a_usage_error
+    assert_equal [64, "", "mallard: no command given; try `mallard --help`\n"], run_cli
+  end
+
+  def test_doctor_help_explains_exit_statuses
+    status, out, = run_cli("doctor", "--help")
+
+    assert_equal 0, status
+    assert_match(/77 not permitted/, out)
+  end
+
+  def test_options_after_the_separator_belong_to_the_command
+    status, _out, err = run_cli("doctor", "--allocator", "nope", "--", "ruby", "--debug")
+
+    assert_equal 64, status
+    refute_match(/\.rb:\d+/, err, "--debug after -- is the subject's, not mallard's")
+  end
+
+  def test_pid_and_command_together_are_refused
+    assert_equal 64, run_cli("doctor", "1", "--", "ruby").first
+  end
+
+  def test_allocator_without_a_command_is_refused
+    _, _, err = run_cli("doctor", "--allocator", "jemalloc")
+
+    assert_match(/--allocator goes with -- CMD/, err)
+  end
+
+  private
+
+  def run_cli(*argv)
+    out = StringIO.new
+    err = StringIO.new
+    status = Mallard::CLI.new.run(argv, out: out, err: err, env: {})
+    [status, out.string, err.string]
+  end
+end
