@@ -2,17 +2,20 @@
 
 require "optparse"
 require_relative "cli/doctor"
+require_relative "cli/soak"
 
 module Mallard
   # The command line. #run returns an exit status and never calls exit, so tests and other
   # programs can drive it like a function.
   class CLI
-    COMMANDS = { "doctor" => CLI::Doctor }.freeze
+    COMMANDS = { "doctor" => CLI::Doctor, "soak" => CLI::Soak }.freeze
     USAGE = <<~TEXT
       Usage: mallard COMMAND [options]
 
       Commands:
         doctor [PID | -- CMD ARGS]   which allocator and memory settings a Ruby process really runs with
+        soak DIR | --url URL -- CMD | --script FILE
+                                     memory over time under real load: leak or plateau, throughput, GC
 
       Global options: --debug (show backtraces), --version, --help
       Run `mallard COMMAND --help` for a command's options.

@@ -1,0 +1,57 @@
+# frozen_string_literal: true
+
+# mallard's in-process agent, loaded into the app under test with RUBYOPT="-I<lib> -rmallard/agent".
+# It stays small and self-contained (its own files and json only, never the whole gem) because it
+# runs inside someone else's process, and it does nothing unless MALLARD_AGENT_OUT is set.
+require_relative "agent/gc_snapshot"
+require_relative "agent/recorder"
+require_relative "agent/middleware"
+
+module Mallard
+  module Agent
+    DEFAULT_INTERVAL = 0.5
+
+    # Ruby 3.1+ routes every fork (Kernel#fork, Process.fork, IO.popen("-")) through Process._fork.
+    # A thread does not survive fork, so each child (a Puma worker) restarts its own recorder and
+    # writes records under its own pid.
+    module ForkHook
+      def _fork
+        pid = super
+        Agent.recorder&.after_fork if pid.zero?
+        pid
+      end
+    end
+
+    class << self
+      attr_reader :recorder
+
+      # Starts recording when env names an output file; returns the recorder, or nil. Idempotent.
+      # The final record is written at exit; no signal handler is installed, as it would replace the app's.
+      def start(env = ENV)
+        return @recorder if @recorder
+
+        path = env["MALLARD_AGENT_OUT"]
+        return if path.nil? || path.empty?
+
+        @recorder = Recorder.new(path: path, interval: interval_from(env), origin: origin_from(env))
+        Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
+        at_exit { @recorder.stop }
+        @recorder.start
+      end
+
+      private
+
+      def interval_from(env)
+        interval = Float(env["MALLARD_AGENT_INTERVAL"], exception: false)
+        interval&.positive? ? interval : DEFAULT_INTERVAL
+      end
+
+      # Without MALLARD_T0, t counts from the agent's start (forked children inherit the same origin).
+      def origin_from(env)
+        Float(env["MALLARD_T0"], exception: false) || Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      end
+    end
+  end
+end
+
+Mallard::Agent.start

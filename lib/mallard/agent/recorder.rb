@@ -1,0 +1,157 @@
+# frozen_string_literal: true
+
+require "json"
+require_relative "gc_snapshot"
+
+module Mallard
+  module Agent
+    # Collects per-request figures from any number of app threads and, from one background thread,
+    # appends one JSON line per interval to the agent file. Each line is a single write to a file
+    # opened with O_APPEND, so the lines of several processes (Puma workers) never interleave.
+    class Recorder
+      SAMPLE_CAP = 2000
+      # in_app_ms, body_ms, chunks: kept in one flat array so recording a request allocates nothing.
+      FIELDS = 3
+      # At exit, how long to wait for the thread to finish a write it has already begun.
+      JOIN_TIMEOUT = 2
+
+      attr_reader :path, :interval
+
+      # origin: the CLOCK_MONOTONIC value every record's t is measured from (mallard's MALLARD_T0).
+      def initialize(path:, interval: 0.5, origin: Process.clock_gettime(Process::CLOCK_MONOTONIC),
+                     sample_cap: SAMPLE_CAP)
+        @path = path
+        @interval = interval
+        @origin = origin
+        @sample_cap = sample_cap
+        @warned = false
+        @running = false
+        reset
+      end
+
+      # The request path: a counter and an array push under the lock. Past sample_cap requests in
+      # one interval it becomes a reservoir sample, so the record still represents the whole interval.
+      def record(in_app_ms, body_ms, chunks)
+        @lock.synchronize do
+          @requests += 1
+          @seen += 1
+          if @seen <= @sample_cap
+            @samples.push(in_app_ms, body_ms, chunks)
+          else
+            slot = @random.rand(@seen)
+            @samples[slot * FIELDS, FIELDS] = [in_app_ms, body_ms, chunks] if slot < @sample_cap
+          end
+        end
+      end
+
+      def start
+        return self if @running
+
+        @running = true
+        @thread = Thread.new { run }
+        @thread.name = "mallard-agent"
+        @thread.report_on_exception = false
+        # Puma (with preload) and Rails list threads started at boot as fork hazards unless so marked;
+        # this one is restarted in every child by the fork hook.
+        @thread.thread_variable_set(:fork_safe, true)
+        self
+      rescue ThreadError => e
+        warn_once(e)
+        self
+      end
+
+      # Stops the thread and writes the final record. Called at exit; never raises.
+      def stop
+        return unless @running
+
+        @running = false
+        @lock.synchronize do
+          @stopping = true
+          @wake.signal
+        end
+        @thread&.join(JOIN_TIMEOUT)
+        flush
+      rescue StandardError => e
+        warn_once(e)
+      end
+
+      # In a forked child: the thread did not survive fork and the counters belong to the parent.
+      # The same object is reset (not replaced) because a middleware built before fork holds it.
+      def after_fork
+        was_running = @running
+        @running = false
+        @thread = nil
+        reset
+        start if was_running
+      end
+
+      # Drains what was recorded since the previous record into a new record (a Hash).
+      def take
+        fresh = []
+        requests, seen, samples = @lock.synchronize do
+          taken = [@requests, @seen, @samples]
+          @seen = 0
+          @samples = fresh
+          taken
+        end
+        build(requests, seen, samples)
+      end
+
+      def flush
+        append("#{JSON.generate(take)}\n")
+      rescue StandardError => e
+        warn_once(e)
+      end
+
+      private
+
+      def reset
+        @lock = Mutex.new
+        @wake = ConditionVariable.new
+        @random = Random.new # not Kernel#rand: the app's seeded sequence must not move
+        @requests = 0
+        @seen = 0
+        @samples = []
+        @stopping = false
+      end
+
+      def run
+        flush until wait_for_tick
+      end
+
+      # Sleeps one interval, or less when stop wakes it; true when stopping.
+      def wait_for_tick
+        @lock.synchronize do
+          @wake.wait(@lock, @interval) unless @stopping
+          @stopping
+        end
+      end
+
+      def build(requests, seen, samples)
+        rows = samples.each_slice(FIELDS).map { |in_app, body, chunks| [in_app.round(3), body.round(3), chunks] }
+        in_app_ms, body_ms, chunks = rows.empty? ? [[], [], []] : rows.transpose
+        record = { kind: "agent", t: (Process.clock_gettime(Process::CLOCK_MONOTONIC) - @origin).round(6),
+                   pid: Process.pid, gc: GcSnapshot.take, requests: requests,
+                   in_app_ms: in_app_ms, body_ms: body_ms, chunks: chunks }
+        record[:requests_sampled] = rows.size if seen > @sample_cap
+        record
+      end
+
+      # Opened per record rather than kept open: a descriptor shared across fork or closed by the
+      # app would otherwise need its own care, and one open every interval costs nothing.
+      def append(line)
+        File.open(@path, File::APPEND | File::CREAT | File::WRONLY, 0o600) { |file| file.syswrite(line) }
+      end
+
+      def warn_once(error)
+        return if @warned
+
+        @warned = true
+        warn "mallard agent: cannot record to #{@path} (#{error.class}: #{error.message}); " \
+             "further errors are ignored"
+      rescue StandardError
+        nil
+      end
+    end
+  end
+end

@@ -1,0 +1,26 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Analysis
+    # The x axis of the leak fit: requests served at each sample. The agent counts them inside
+    # the app; without it (a command target that is not Rack, say) they are estimated from the
+    # load tool's average rate, and the summary says so.
+    module RequestAxis
+      module_function
+
+      # @return [Array(Array<Numeric>, String)] requests per sample, and where they came from
+      def call(samples, load:, phases:)
+        counted = samples.map { |s| s["requests"].to_i }
+        return [counted, "agent"] if counted.any? && counted.last > counted.first
+
+        [estimated(samples, load, phases), "estimated from the load tool's average rate"]
+      end
+
+      def estimated(samples, load, phases)
+        rate = load ? load["rps"].to_f : 0.0
+        start = phases["load_started_t"].to_f
+        samples.map { |s| ((s["t"] - start) * rate).round }
+      end
+    end
+  end
+end

@@ -1,0 +1,181 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Analysis
+    # Small, dependency-free statistics for memory series. Pure functions over arrays of numbers;
+    # summaries return nil for empty input so callers decide what "no data" means.
+    module Statistics
+      # A straight-line least-squares fit. slope_ci is the 95% interval, Student t with n - 2 df.
+      Fit = Struct.new(:slope, :intercept, :slope_ci, :n, :residual_sd, :r_squared, keyword_init: true)
+
+      # Continued fraction and bisection limits: generous, yet cheap enough to call in a loop.
+      FRACTION_ITERATIONS = 300
+      FRACTION_EPSILON = 1e-15
+      TINY = 1e-300
+      NEWTON_STEPS = 100
+      QUANTILE_TOLERANCE = 1e-12
+
+      module_function
+
+      def mean(values)
+        return if values.empty?
+
+        values.sum(0.0) / values.size
+      end
+
+      def median(values)
+        percentile(values, 50)
+      end
+
+      # Sample standard deviation (n - 1); nil below two values, where it is undefined.
+      def stddev(values)
+        return if values.size < 2
+
+        centre = mean(values)
+        Math.sqrt(values.sum(0.0) { |value| (value - centre)**2 } / (values.size - 1))
+      end
+
+      # Linear interpolation between closest ranks, as numpy's default, so results match other tools.
+      # @param percent [Numeric] 0..100
+      def percentile(values, percent)
+        return if values.empty?
+        raise ArgumentError, "percentile must be within 0..100, got #{percent}" unless (0..100).cover?(percent)
+
+        sorted = values.sort
+        rank = (sorted.size - 1) * percent / 100.0
+        below = sorted[rank.floor]
+        below + ((sorted[rank.ceil] - below) * (rank - rank.floor))
+      end
+
+      # Student t quantile by inverting the exact distribution function (a regularized incomplete beta),
+      # so it holds for small df where normal approximations are off by several percent.
+      # @param dof [Numeric] degrees of freedom, > 0 (need not be whole)
+      def t_quantile(dof, probability = 0.975)
+        raise ArgumentError, "degrees of freedom must be positive, got #{dof}" unless dof.positive?
+        unless probability.positive? && probability < 1
+          raise ArgumentError, "probability must be within (0, 1), got #{probability}"
+        end
+        return -t_quantile(dof, 1 - probability) if probability < 0.5
+        return 0.0 unless probability > 0.5 # the median
+
+        upper_t_quantile(dof, 1 - probability)
+      end
+
+      # Percentile bootstrap of any statistic (the median without a block). Deterministic for a given Random.
+      # @return [Array(Float, Float), nil] [low, high]
+      def bootstrap_ci(values, level: 0.95, resamples: 2000, random: Random.new(1), &statistic)
+        return if values.empty?
+        raise ArgumentError, "level must be within (0, 1), got #{level}" unless level.positive? && level < 1
+
+        statistic ||= method(:median)
+        estimates = Array.new(resamples) do
+          statistic.call(Array.new(values.size) { values[random.rand(values.size)] })
+        end
+        tail = (1 - level) / 2 * 100
+        [percentile(estimates, tail), percentile(estimates, 100 - tail)]
+      end
+
+      # Ordinary least squares of ys on xs, with a 95% interval for the slope.
+      # @return [Fit]
+      def linear_fit(x_values, y_values)
+        unless x_values.size == y_values.size
+          raise ArgumentError, "xs and ys differ in length (#{x_values.size} and #{y_values.size})"
+        end
+        raise ArgumentError, "a fit with an interval needs at least 3 points, got #{x_values.size}" if x_values.size < 3
+
+        x_mean = mean(x_values)
+        y_mean = mean(y_values)
+        sxx = x_values.sum(0.0) { |x| (x - x_mean)**2 }
+        raise ArgumentError, "xs have no variance: the slope is undefined" if sxx.zero?
+
+        sxy = x_values.zip(y_values).sum(0.0) { |x, y| (x - x_mean) * (y - y_mean) }
+        slope = sxy / sxx
+        fit_summary(x_values, y_values, slope, y_mean - (slope * x_mean), sxx)
+      end
+
+      def fit_summary(x_values, y_values, slope, intercept, sxx)
+        n = x_values.size
+        y_mean = mean(y_values)
+        sse = x_values.zip(y_values).sum(0.0) { |x, y| (y - intercept - (slope * x))**2 }
+        sst = y_values.sum(0.0) { |y| (y - y_mean)**2 }
+        residual_sd = Math.sqrt(sse / (n - 2))
+        half_width = t_quantile(n - 2) * residual_sd / Math.sqrt(sxx)
+        # Constant ys are fitted exactly by a flat line: call that a perfect fit rather than 0/0.
+        r_squared = sst.zero? ? 1.0 : 1 - (sse / sst)
+        Fit.new(slope: slope, intercept: intercept, slope_ci: [slope - half_width, slope + half_width],
+                n: n, residual_sd: residual_sd, r_squared: r_squared)
+      end
+
+      # Newton on the exact upper tail, kept inside a bracket so heavy tails (df = 1) cannot throw it off.
+      def upper_t_quantile(dof, tail_probability)
+        low = 0.0
+        high = 1.0
+        high *= 2 while t_upper_tail(high, dof) > tail_probability
+        guess = high / 2
+        NEWTON_STEPS.times do
+          tail = t_upper_tail(guess, dof)
+          tail > tail_probability ? low = guess : high = guess
+          step = guess + ((tail - tail_probability) / t_density(guess, dof))
+          step = (low + high) / 2 unless step > low && step < high
+          return step if (step - guess).abs <= QUANTILE_TOLERANCE * step
+
+          guess = step
+        end
+        guess
+      end
+
+      # P(T > t) for t >= 0: I_x(dof/2, 1/2) / 2 with x = dof / (dof + t²).
+      def t_upper_tail(value, dof)
+        regularized_beta(dof / (dof + (value * value)), dof / 2.0, 0.5) / 2
+      end
+
+      def t_density(value, dof)
+        Math.exp(Math.lgamma((dof + 1) / 2.0)[0] - Math.lgamma(dof / 2.0)[0] - (0.5 * Math.log(dof * Math::PI)) -
+                 ((dof + 1) / 2.0 * Math.log(1 + (value * value / dof))))
+      end
+
+      # I_x(alpha, beta), by the continued fraction on whichever side converges fast (Numerical Recipes, 6.4).
+      def regularized_beta(x, alpha, beta)
+        return 0.0 if x <= 0
+        return 1.0 if x >= 1
+        return 1 - regularized_beta(1 - x, beta, alpha) if x > (alpha + 1) / (alpha + beta + 2)
+
+        log_front = Math.lgamma(alpha + beta)[0] - Math.lgamma(alpha)[0] - Math.lgamma(beta)[0] +
+                    (alpha * Math.log(x)) + (beta * Math.log(1 - x))
+        Math.exp(log_front) * beta_fraction(x, alpha, beta) / alpha
+      end
+
+      # Modified Lentz evaluation of the incomplete beta continued fraction.
+      def beta_fraction(x, alpha, beta)
+        numerator = 1.0
+        denominator = 1 / nonzero(1 - ((alpha + beta) * x / (alpha + 1)))
+        result = denominator
+        (1..FRACTION_ITERATIONS).each do |index|
+          change = 1.0
+          fraction_terms(x, alpha, beta, index).each do |term|
+            denominator = 1 / nonzero(1 + (term * denominator))
+            numerator = nonzero(1 + (term / numerator))
+            change = denominator * numerator
+            result *= change
+          end
+          break if (change - 1).abs < FRACTION_EPSILON
+        end
+        result
+      end
+
+      # The even and odd coefficients d(2m), d(2m+1) of the fraction.
+      def fraction_terms(x, alpha, beta, index)
+        even = index * (beta - index) * x / ((alpha + (2 * index) - 1) * (alpha + (2 * index)))
+        odd = -(alpha + index) * (alpha + beta + index) * x / ((alpha + (2 * index)) * (alpha + (2 * index) + 1))
+        [even, odd]
+      end
+
+      def nonzero(value)
+        value.abs < TINY ? TINY : value
+      end
+
+      private_class_method :fit_summary, :upper_t_quantile, :t_upper_tail, :t_density, :regularized_beta,
+                           :beta_fraction, :fraction_terms, :nonzero
+    end
+  end
+end

@@ -1,0 +1,42 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Probe
+    # A process and all its descendants (Puma's workers, a shell's children), found through
+    # /proc/PID/task/TID/children, falling back to a scan of every process's parent field.
+    module ProcessTree
+      module_function
+
+      def pids(root, proc_root: "/proc")
+        found = [root]
+        queue = [root]
+        until queue.empty?
+          children = children_of(queue.shift, proc_root)
+          found.concat(children)
+          queue.concat(children)
+        end
+        found.uniq
+      end
+
+      def children_of(pid, proc_root)
+        files = Dir.glob(File.join(proc_root, pid.to_s, "task", "*", "children"))
+        return scan_children(pid, proc_root) if files.empty? && File.directory?(File.join(proc_root, pid.to_s))
+
+        files.flat_map { |file| File.read(file).split.map { |child| Integer(child) } }
+      rescue SystemCallError
+        []
+      end
+
+      # Kernels without CONFIG_PROC_CHILDREN: read every process's parent from /proc/N/stat.
+      def scan_children(pid, proc_root)
+        Dir.glob(File.join(proc_root, "[0-9]*", "stat")).filter_map do |stat|
+          # the command name may hold spaces and parentheses, so split after its last ")"
+          ppid = File.read(stat).rpartition(")").last.split[1]
+          Integer(File.basename(File.dirname(stat))) if Integer(ppid) == pid
+        rescue SystemCallError, ArgumentError
+          nil
+        end
+      end
+    end
+  end
+end

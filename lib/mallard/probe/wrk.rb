@@ -1,0 +1,218 @@
+# frozen_string_literal: true
+
+require "io/wait"
+require "json"
+require_relative "../errors"
+require_relative "load_result"
+
+module Mallard
+  module Probe
+    # Drives load with wrk, in its own process group so it never competes with mallard for a
+    # signal, and reads the result from the one line wrk.lua prints when wrk ends.
+    #
+    # wrk 4.1 ends only when its -d sleep runs out or on SIGINT (it then still prints its summary
+    # and calls done()). A request cap therefore takes two steps: each wrk thread stops itself at
+    # its share and says so on stdout, and a watcher thread here, reading that output as it comes,
+    # sends SIGINT once every thread has. That is also why wrk's output goes through a pipe: the
+    # watcher copies it to the log, so the log still holds everything wrk said.
+    class Wrk
+      EXECUTABLE = "wrk"
+      SCRIPT = File.expand_path("wrk.lua", __dir__)
+      JSON_PREFIX = "MALLARD_JSON "
+      CAPPED = /^MALLARD_CAPPED /
+      REQUEST_TIMEOUT = 5
+      STOP_GRACE = 3
+      # How often #stop and the watcher re-check whether wrk can take SIGINT yet.
+      SIGNAL_EVERY = 0.1
+      TAIL_LINES = 20
+
+      attr_reader :url, :paths, :duration, :requests, :concurrency, :threads, :log_path, :pid
+
+      def self.available?
+        ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).any? do |dir|
+          candidate = File.join(dir, EXECUTABLE)
+          File.file?(candidate) && File.executable?(candidate)
+        end
+      end
+
+      # @param duration [Numeric] seconds; wrk counts whole seconds, so it is rounded up
+      # @param requests [Integer, nil] stop after this many responses (a few more may complete)
+      # @param threads [Integer, nil] wrk's -t; the default keeps every connection (wrk gives each
+      #   thread concurrency / threads connections and drops the remainder)
+      # @param timeout [Numeric] seconds before wrk counts a request as timed out
+      def initialize(url:, duration:, log_path:, paths: ["/"], requests: nil, concurrency: 10, threads: nil,
+                     timeout: REQUEST_TIMEOUT)
+        @url = url
+        @paths = checked_paths(paths)
+        @duration = positive(duration, "duration")
+        @requests = requests && Integer(positive(requests, "requests"))
+        @concurrency = Integer(positive(concurrency, "concurrency"))
+        @threads = thread_count(threads)
+        @timeout = positive(timeout, "timeout")
+        @log_path = log_path
+        @output = +""
+        @capped_threads = 0
+      end
+
+      def start
+        raise Error, "wrk was already started" if @pid
+
+        reader, writer = IO.pipe
+        @log = File.open(@log_path, "w", 0o600)
+        @pid = Process.spawn(environment, *argv, pgroup: true, in: File::NULL, out: writer, err: writer)
+        @watcher = Thread.new { watch(reader) }
+        @watcher.report_on_exception = false # #wait re-raises it
+        self
+      rescue StandardError => e
+        [reader, @log].each { |io| io&.close }
+        raise e unless e.is_a?(SystemCallError)
+
+        raise Error, "cannot start wrk: #{e.message}"
+      ensure
+        writer&.close
+      end
+
+      def running?
+        @watcher ? @watcher.alive? : false
+      end
+
+      # @return [Boolean] whether wrk has ended (true also when it was never started)
+      def wait(timeout = nil)
+        return true unless @watcher
+
+        !@watcher.join(timeout).nil?
+      end
+
+      # Asks wrk to end now (it still reports what it did), then kills it after the grace period.
+      def stop(grace: STOP_GRACE)
+        return self unless running?
+
+        @interrupted = true unless @capped
+        deadline = monotonic + grace
+        loop do
+          interrupt
+          return self if wait(SIGNAL_EVERY)
+          break if monotonic > deadline
+        end
+        signal("KILL")
+        wait
+        self
+      end
+
+      # Waits for wrk to end, then reads its report.
+      # @return [LoadResult]
+      def result
+        raise Error, "wrk was not started" unless @pid
+
+        wait
+        line = @output.lines.reverse.find { |each| each.start_with?(JSON_PREFIX) }
+        raise Error, "wrk reported no result (#{describe_status}); its last lines:\n#{tail}" unless line
+
+        parse(JSON.parse(line.delete_prefix(JSON_PREFIX)))
+      end
+
+      def argv
+        [EXECUTABLE, "--latency", "-d", "#{@duration.ceil}s", "-c", @concurrency.to_s, "-t", @threads.to_s,
+         "--timeout", "#{@timeout.ceil}s", "-s", SCRIPT, @url]
+      end
+
+      def environment
+        { "MALLARD_PATHS" => @paths.join("\n"), "MALLARD_REQUESTS" => @requests&.to_s,
+          "MALLARD_THREADS" => @threads.to_s }
+      end
+
+      private
+
+      def interrupted?
+        @interrupted ? true : false
+      end
+
+      def positive(value, name)
+        return value if value.is_a?(Numeric) && value.positive? && value.finite?
+
+        raise ArgumentError, "#{name} must be a positive number, not #{value.inspect}"
+      end
+
+      # Paths go into the request line as they are and reach wrk.lua one per line.
+      def checked_paths(paths)
+        paths = Array(paths)
+        return paths.dup.freeze if paths.any? && paths.all? { |path| path.is_a?(String) && path.match?(%r{\A/\S*\z}) }
+
+        raise ArgumentError, "paths must be absolute request paths without spaces, not #{paths.inspect}"
+      end
+
+      def thread_count(requested)
+        count = requested || (@concurrency >= 2 && @concurrency.even? ? 2 : 1)
+        count = Integer(count).clamp(1, @concurrency) # wrk refuses fewer connections than threads
+        # A thread can only stop itself after a response, so each needs a share of at least one.
+        @requests ? [count, @requests].min : count
+      end
+
+      # Copies wrk's output to the log as it comes, interrupts wrk once every thread has reached
+      # its share of the cap, and reaps wrk when its output ends.
+      def watch(reader)
+        loop do
+          interrupt if @capped
+          next unless reader.wait_readable(SIGNAL_EVERY)
+
+          chunk = reader.read_nonblock(4096, exception: false)
+          break if chunk.nil?
+
+          record(chunk) if chunk.is_a?(String)
+        end
+        @status = Process.wait2(@pid).last
+      ensure
+        reader.close
+        @log.close
+      end
+
+      def record(chunk)
+        @log.write(chunk)
+        @log.flush
+        @output << chunk
+        @capped = true if @requests && @output.scan(CAPPED).size >= @threads
+      end
+
+      def parse(data)
+        latency = data.fetch("latency_us")
+        LoadResult.build(
+          tool: "wrk", requests: data.fetch("requests"), duration_s: data.fetch("duration_us") / 1_000_000.0,
+          errors: data.fetch("errors").transform_keys(&:to_sym),
+          latency_ms: { p50: latency["50"], p90: latency["90"], p99: latency["99"], max: latency["max"],
+                        mean: latency["mean"] }.transform_values { |us| us / 1000.0 },
+          status_codes: data.fetch("status_codes"), interrupted: interrupted?
+        )
+      end
+
+      # SIGINT means "stop and report" only once wrk has installed its handler, after starting its
+      # threads: before that it either kills wrk (default action) or is ignored. So it is sent only
+      # when /proc shows the handler, and callers repeat it until wrk ends.
+      def interrupt
+        caught = File.read("/proc/#{@pid}/status")[/^SigCgt:\s*(\h+)/, 1]
+        signal("INT") if caught.nil? || caught.hex[Signal.list.fetch("INT") - 1] == 1
+      rescue SystemCallError
+        signal("INT")
+      end
+
+      def signal(name)
+        Process.kill(name, -@pid)
+      rescue Errno::ESRCH, Errno::EPERM
+        nil
+      end
+
+      def tail
+        @output.lines.last(TAIL_LINES).join
+      end
+
+      def describe_status
+        return "status unknown" unless @status
+
+        @status.signaled? ? "killed by signal #{@status.termsig}" : "exit status #{@status.exitstatus}"
+      end
+
+      def monotonic
+        Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      end
+    end
+  end
+end

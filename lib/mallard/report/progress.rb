@@ -1,0 +1,55 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Report
+    # Reports a soak as it runs. On a terminal: one line rewritten in place (elapsed / total,
+    # memory now, request rate); elsewhere only the start, nothing animated.
+    class Progress
+      def initialize(io)
+        @io = io
+        @live = io.respond_to?(:tty?) && io.tty?
+        @previous = nil
+      end
+
+      def started(target:, run_dir:, duration:, load_tool:)
+        @duration = duration
+        @io.puts "mallard: measuring #{target}"
+        @io.puts "mallard: load from #{load_tool == 'RubyLoad' ? "mallard's built-in client" : 'wrk'}" if load_tool
+        @io.puts "mallard: #{Probe::Load.fallback_note}" if load_tool == "RubyLoad"
+        @io.puts "mallard: run directory #{run_dir}"
+      end
+
+      def sample(total)
+        return unless @live
+
+        @io.print "\r\e[K#{line(total)}"
+        @previous = total
+      end
+
+      def finished(_summary)
+        @io.print "\r\e[K" if @live
+      end
+
+      private
+
+      def line(total)
+        elapsed = @duration ? format("%.0f / %.0f s", total[:t], @duration) : format("%.0f s", total[:t])
+        parts = [elapsed, format("RSS %.1f MB", total[:rss_kb] / 1024.0)]
+        parts << format("%.0f req/s", rate(total)) if @previous && total[:requests]
+        "  #{parts.join(' · ')}"
+      end
+
+      def rate(total)
+        seconds = total[:t] - @previous[:t]
+        seconds.positive? ? (total[:requests] - @previous[:requests]) / seconds : 0
+      end
+    end
+
+    # The same protocol, saying nothing (for tests and for callers that render their own view).
+    class SilentProgress
+      def started(**) = nil
+      def sample(_total) = nil
+      def finished(_summary) = nil
+    end
+  end
+end

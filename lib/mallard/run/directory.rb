@@ -1,0 +1,59 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require "json"
+
+module Mallard
+  module Run
+    # A run's home: meta.json (what was run, where), samples.jsonl (the sampler, appended live),
+    # agent.jsonl (the in-process agent, appended live), load.json, summary.json.
+    class Directory
+      SCHEMA_VERSION = 1
+      DEFAULT_ROOT = File.join(".mallard", "runs")
+
+      attr_reader :path
+
+      # @param out [String, nil] an explicit directory (--out); else a new one under root
+      def self.create(command:, out: nil, root: DEFAULT_ROOT, now: Time.now)
+        path = out || unique(File.join(root, "#{now.strftime('%Y%m%d-%H%M%S')}-#{command}"))
+        FileUtils.mkdir_p(path)
+        new(path)
+      end
+
+      def self.unique(base)
+        candidates = [base] + (2..).lazy.map { |n| "#{base}-#{n}" }.first(100)
+        candidates.find { |candidate| !File.exist?(candidate) }
+      end
+
+      def initialize(path)
+        @path = path
+      end
+
+      def file(name)
+        File.join(@path, name)
+      end
+
+      def write_json(name, data)
+        temporary = file("#{name}.tmp")
+        File.write(temporary, JSON.pretty_generate(data))
+        File.rename(temporary, file(name)) # readers never see half a summary
+      end
+
+      def read_json(name)
+        JSON.parse(File.read(file(name)))
+      rescue Errno::ENOENT
+        nil
+      end
+
+      def read_jsonl(name)
+        return [] unless File.exist?(file(name))
+
+        File.foreach(file(name)).filter_map do |line|
+          JSON.parse(line)
+        rescue JSON::ParserError
+          nil # a line cut short by a crash; the rest of the run is still good
+        end
+      end
+    end
+  end
+end

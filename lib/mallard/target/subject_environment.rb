@@ -1,0 +1,41 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Target
+    # The environment a subject runs in: the user's, less mallard's own bundler settings (the
+    # app has its own Gemfile or none), plus the memory configuration and the agent.
+    module SubjectEnvironment
+      AGENT_LIB = File.expand_path("../..", __dir__)
+      BUNDLER_VARIABLES = %w[BUNDLE_GEMFILE BUNDLE_BIN_PATH BUNDLE_LOCKFILE BUNDLER_SETUP BUNDLER_VERSION
+                             BUNDLER_ORIG_RUBYOPT].freeze
+
+      module_function
+
+      # @param allocator_env [Hash] from Allocators::Allocator#env (nil values unset)
+      # @param agent [Hash, nil] out:, t0:, interval: for the in-process agent; nil to leave it out
+      def build(allocator_env:, agent:, base: ENV)
+        env = BUNDLER_VARIABLES.to_h { |var| [var, nil] }
+        env["RUBYOPT"] = rubyopt(base["RUBYOPT"], agent: !agent.nil?)
+        env["RUBYLIB"] = without_bundler(base["RUBYLIB"], ":")
+        env.merge!(agent_variables(agent)) if agent
+        env.merge(allocator_env)
+      end
+
+      def rubyopt(user_rubyopt, agent:)
+        options = without_bundler(user_rubyopt, " ")
+        options = [%(-I#{AGENT_LIB}), "-rmallard/agent", options].compact.join(" ") if agent
+        options
+      end
+
+      def agent_variables(agent)
+        { "MALLARD_AGENT_OUT" => agent.fetch(:out), "MALLARD_T0" => format("%.6f", agent.fetch(:t0)),
+          "MALLARD_AGENT_INTERVAL" => agent.fetch(:interval).to_s }
+      end
+
+      def without_bundler(value, separator)
+        kept = value.to_s.split(separator).reject { |part| part.include?("bundler") }
+        kept.empty? ? nil : kept.join(separator)
+      end
+    end
+  end
+end

@@ -1,0 +1,210 @@
+# frozen_string_literal: true
+
+# The agent is self-contained, so its tests load only the agent's files, not the whole gem.
+require "minitest/autorun"
+require "fileutils"
+require "json"
+require "net/http"
+require "socket"
+require "timeout"
+require "tmpdir"
+require "mallard/agent/rackup"
+
+# The agent inside a real Puma, single and clustered, started the way mallard starts a subject:
+# RUBYOPT loads the agent, the generated rackup puts the middleware in front of the user's app.
+class AgentPumaTest < Minitest::Test
+  ROOT = File.expand_path("../..", __dir__)
+  LIB = File.join(ROOT, "lib")
+  APP_DIR = File.join(ROOT, "test/fixtures/apps/chunky")
+  TEST_TIMEOUT = 60
+  BOOT_TIMEOUT = 30
+  INTERVAL = 0.2
+  # 50 requests: 40 answered in 5 chunks, 10 in 300.
+  PATHS = ((["/"] * 40) + (["/lines"] * 10)).freeze
+  CHUNKS = { "/" => 5, "/lines" => 300 }.freeze
+
+  def setup
+    @dir = Dir.mktmpdir("mallard-agent")
+    @out = File.join(@dir, "agent.jsonl")
+    @log = File.join(@dir, "puma.log")
+    @t0 = now
+  end
+
+  def teardown
+    stop_puma if @pid
+    FileUtils.rm_rf(@dir)
+  end
+
+  def test_clustered_puma_writes_records_from_each_worker
+    Timeout.timeout(TEST_TIMEOUT) do
+      port = start_puma(workers: 2)
+      PATHS.each { |path| assert_equal "200", get(port, path).code }
+      sleep INTERVAL * 2 # some periodic records, not only the final ones
+      stop_puma
+
+      by_pid = records.group_by { |record| record["pid"] }
+      assert_equal worker_pids.sort, (by_pid.keys - [@master]).sort, log_text
+      assert_equal 2, worker_pids.size, log_text
+      assert_equal [0], by_pid.fetch(@master).map { |record| record["requests"] }.uniq, "the master serves nothing"
+      assert_consistent(by_pid)
+    end
+  end
+
+  def test_single_puma_records_every_request_in_one_process
+    Timeout.timeout(TEST_TIMEOUT) do
+      port = start_puma(workers: 0)
+      response = get(port, "/")
+      PATHS.drop(1).each { |path| get(port, path) }
+      stop_puma
+
+      assert_equal 5, response.body.lines.size
+      by_pid = records.group_by { |record| record["pid"] }
+      assert_equal [@master], by_pid.keys
+      assert_consistent(by_pid)
+    end
+  end
+
+  def test_the_generated_rackup_loads_the_app_under_its_real_path
+    Timeout.timeout(TEST_TIMEOUT) do
+      port = start_puma(workers: 0)
+
+      assert_equal File.join(APP_DIR, "config.ru"), get(port, "/file").body
+    end
+  end
+
+  def test_an_unwritable_agent_file_costs_one_warning_and_never_a_failed_request
+    Timeout.timeout(TEST_TIMEOUT) do
+      @out = File.join(@dir, "missing", "agent.jsonl")
+      port = start_puma(workers: 0)
+      sleep INTERVAL * 3 # several records fail to be written
+      10.times { assert_equal "200", get(port, "/").code }
+      stop_puma
+
+      assert_equal 1, log_text.scan("mallard agent: cannot record to").size, log_text
+    end
+  end
+
+  def test_the_agent_loads_only_itself_and_without_an_output_file_does_nothing
+    probe = "p [Mallard::Agent.recorder.class.name, Thread.list.size, defined?(Mallard::CLI), " \
+            "$LOADED_FEATURES.grep(%r{/mallard[/.]}).map { |f| f.delete_prefix('#{LIB}/') }.sort]"
+    idle = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => nil)
+    active = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out)
+    files = %w[mallard/agent.rb mallard/agent/gc_snapshot.rb mallard/agent/middleware.rb mallard/agent/recorder.rb]
+
+    assert_equal ["NilClass", 1, nil, files].inspect, idle
+    assert_equal ["Mallard::Agent::Recorder", 2, nil, files].inspect, active
+  end
+
+  private
+
+  # Outside the test run's own bundle (bundler/setup would load mallard's gemspec), as in a subject.
+  def ruby_with_agent(code, env)
+    clean = { "RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil, "RUBYLIB" => nil }
+    Timeout.timeout(TEST_TIMEOUT) do
+      IO.popen(clean.merge(env), [Gem.ruby, "-I#{LIB}", "-rmallard/agent", "-e", code], &:read).chomp
+    end
+  end
+
+  # Every request once, in the right process's records, with the right chunk count; time and GC
+  # counters only moving forward within each process.
+  def assert_consistent(by_pid)
+    finals = by_pid.transform_values { |list| list.last["requests"] }
+    assert_equal PATHS.size, finals.values.sum
+    assert_equal PATHS.tally.transform_keys(CHUNKS), records.flat_map { |record| record["chunks"] }.tally
+    by_pid.each do |pid, list|
+      assert_equal finals[pid], list.sum { |record| record["in_app_ms"].size }, "pid #{pid}"
+      assert_moves_forward(list)
+    end
+    assert_operator records.map { |record| record["t"] }.max, :<, now - @t0
+  end
+
+  def assert_moves_forward(list)
+    assert_forward(list.map { |record| record["t"] }, strictly: true)
+    assert_forward(list.map { |record| record["requests"] })
+    %w[count minor_gc_count major_gc_count total_allocated_objects].each do |key|
+      assert_forward(list.map { |record| record.dig("gc", key) })
+    end
+  end
+
+  def assert_forward(values, strictly: false)
+    values.each_cons(2) do |a, b|
+      assert_operator b, strictly ? :> : :>=, a, values.inspect
+    end
+  end
+
+  # Returns the port once Puma listens and all its workers have booted.
+  def start_puma(workers:)
+    port = free_port
+    rackup = Mallard::Agent::Rackup.write(File.join(@dir, "mallard.ru"), app_config_ru: File.join(APP_DIR, "config.ru"))
+    @pid = @master = Process.spawn(agent_env, Gem.ruby, puma_bin, "-b", "tcp://127.0.0.1:#{port}", "-t", "1:4",
+                                   "-w", workers.to_s, rackup, chdir: APP_DIR, pgroup: true, %i[out err] => @log)
+    wait_until("puma to listen") { listening?(port) }
+    wait_until("#{workers} workers to boot") { worker_pids.size == workers }
+    port
+  end
+
+  def agent_env
+    { "RUBYOPT" => "-I#{LIB} -rmallard/agent", "MALLARD_AGENT_OUT" => @out,
+      "MALLARD_AGENT_INTERVAL" => INTERVAL.to_s, "MALLARD_T0" => format("%.6f", @t0) }
+  end
+
+  def puma_bin
+    Gem.bin_path("puma", "puma")
+  rescue Gem::Exception
+    skip "puma is not installed"
+  end
+
+  # Puma is stopped as mallard stops a subject: TERM to its process group, then wait for it.
+  def stop_puma
+    Process.kill("TERM", -@pid)
+    Process.wait(@pid)
+  rescue Errno::ESRCH, Errno::ECHILD
+    nil
+  ensure
+    @pid = nil
+  end
+
+  def wait_until(what)
+    deadline = now + BOOT_TIMEOUT
+    until yield
+      flunk "puma exited while waiting for #{what}:\n#{log_text}" if Process.wait(@pid, Process::WNOHANG)
+      flunk "waited #{BOOT_TIMEOUT}s for #{what}:\n#{log_text}" if now > deadline
+      sleep 0.05
+    end
+  end
+
+  def listening?(port)
+    TCPSocket.new("127.0.0.1", port).close
+    true
+  rescue SystemCallError
+    false
+  end
+
+  def free_port
+    server = TCPServer.new("127.0.0.1", 0)
+    server.addr[1]
+  ensure
+    server&.close
+  end
+
+  # A new connection per request, so a cluster's workers share the load.
+  def get(port, path)
+    Net::HTTP.get_response(URI("http://127.0.0.1:#{port}#{path}"))
+  end
+
+  def records
+    @records ||= File.readlines(@out).map { |line| JSON.parse(line) }
+  end
+
+  def worker_pids
+    log_text.scan(/Worker \d+ \(PID: (\d+)\) booted/).flatten.map { |pid| Integer(pid) }
+  end
+
+  def log_text
+    File.exist?(@log) ? File.read(@log) : ""
+  end
+
+  def now
+    Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  end
+end

@@ -1,0 +1,119 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "mallard/analysis/statistics"
+
+class StatisticsTest < Minitest::Test
+  Statistics = Mallard::Analysis::Statistics
+
+  def test_summaries_of_a_small_sample
+    values = [4, 1, 3, 2]
+
+    assert_in_delta 2.5, Statistics.mean(values)
+    assert_in_delta 2.5, Statistics.median(values)
+    assert_in_delta 3, Statistics.median([5, 3, 1])
+    assert_in_delta Math.sqrt(5.0 / 3), Statistics.stddev(values)
+  end
+
+  def test_summaries_of_nothing_are_nil
+    assert_nil Statistics.mean([])
+    assert_nil Statistics.median([])
+    assert_nil Statistics.stddev([])
+    assert_nil Statistics.percentile([], 50)
+    assert_nil Statistics.bootstrap_ci([])
+  end
+
+  def test_a_single_value_has_no_sample_standard_deviation
+    assert_nil Statistics.stddev([7])
+  end
+
+  # Expected values from numpy.percentile (linear interpolation).
+  def test_percentile_interpolates_between_closest_ranks_like_numpy
+    assert_in_delta 1.75, Statistics.percentile([1, 2, 3, 4], 25)
+    assert_in_delta 29.0, Statistics.percentile([50, 15, 40, 20, 35], 40)
+    assert_in_delta 15, Statistics.percentile([50, 15, 40, 20, 35], 0)
+    assert_in_delta 50, Statistics.percentile([50, 15, 40, 20, 35], 100)
+    assert_in_delta 7, Statistics.percentile([7], 90)
+  end
+
+  def test_percentile_outside_0_to_100_is_refused
+    assert_raises(ArgumentError) { Statistics.percentile([1, 2], 101) }
+  end
+
+  def test_t_quantiles_match_the_tables
+    { 1 => 12.706, 2 => 4.303, 5 => 2.571, 10 => 2.228, 30 => 2.042, 1000 => 1.962 }.each do |df, expected|
+      assert_in_delta expected, Statistics.t_quantile(df), 1e-3, "df=#{df}"
+    end
+    assert_in_delta 3.169, Statistics.t_quantile(10, 0.995), 1e-3
+    assert_in_delta 63.657, Statistics.t_quantile(1, 0.995), 1e-3
+  end
+
+  def test_t_quantile_is_symmetric_about_zero
+    assert_in_delta(-2.228, Statistics.t_quantile(10, 0.025), 1e-3)
+    assert_in_delta 0, Statistics.t_quantile(4, 0.5)
+  end
+
+  def test_t_quantile_of_one_df_is_the_cauchy_quantile
+    assert_in_delta Math.tan(Math::PI * 0.49), Statistics.t_quantile(1, 0.99), 1e-6
+  end
+
+  def test_t_quantile_refuses_impossible_arguments
+    assert_raises(ArgumentError) { Statistics.t_quantile(0) }
+    assert_raises(ArgumentError) { Statistics.t_quantile(5, 1) }
+  end
+
+  def test_bootstrap_of_the_median_brackets_it_and_repeats_for_the_same_seed
+    values = Array.new(40) { |i| (i * 7) % 40 }
+    interval = Statistics.bootstrap_ci(values, random: Random.new(3))
+
+    assert_equal interval, Statistics.bootstrap_ci(values, random: Random.new(3))
+    assert_operator interval[0], :<=, Statistics.median(values)
+    assert_operator interval[1], :>=, Statistics.median(values)
+  end
+
+  def test_bootstrap_takes_any_statistic
+    values = Array.new(50, &:to_f)
+    wide = Statistics.bootstrap_ci(values, resamples: 500) { |sample| Statistics.mean(sample) }
+    narrow = Statistics.bootstrap_ci(values, level: 0.5, resamples: 500) { |sample| Statistics.mean(sample) }
+
+    assert_operator wide[0], :<, 24.5
+    assert_operator wide[1], :>, 24.5
+    assert_operator narrow[1] - narrow[0], :<, wide[1] - wide[0]
+  end
+
+  def test_exact_line_is_fitted_exactly
+    fit = Statistics.linear_fit([0, 1, 2, 3], [1, 3, 5, 7])
+
+    assert_in_delta 2, fit.slope
+    assert_in_delta 1, fit.intercept
+    assert_in_delta 1, fit.r_squared
+    assert_in_delta 0, fit.residual_sd
+    assert_equal 4, fit.n
+    fit.slope_ci.each { |bound| assert_in_delta 2, bound }
+  end
+
+  # Reference: R, confint(lm(y ~ x)) on the same five points.
+  def test_noisy_line_has_a_t_interval_on_n_minus_2_df
+    fit = Statistics.linear_fit([1, 2, 3, 4, 5], [2.1, 3.9, 6.2, 7.8, 10.1])
+
+    assert_in_delta 1.99, fit.slope, 1e-9
+    assert_in_delta 0.05, fit.intercept, 1e-9
+    assert_in_delta 0.188856, fit.residual_sd, 1e-6
+    assert_in_delta 0.997305, fit.r_squared, 1e-6
+    assert_in_delta 1.799939, fit.slope_ci[0], 1e-5
+    assert_in_delta 2.180061, fit.slope_ci[1], 1e-5
+  end
+
+  def test_constant_ys_are_a_perfect_flat_fit
+    fit = Statistics.linear_fit([1, 2, 3], [5, 5, 5])
+
+    assert_in_delta 0, fit.slope
+    assert_in_delta 1, fit.r_squared
+  end
+
+  def test_a_fit_needs_three_points_with_distinct_xs
+    assert_raises(ArgumentError) { Statistics.linear_fit([1, 2], [1, 2]) }
+    assert_raises(ArgumentError) { Statistics.linear_fit([3, 3, 3], [1, 2, 3]) }
+    assert_raises(ArgumentError) { Statistics.linear_fit([1, 2, 3], [1, 2]) }
+  end
+end

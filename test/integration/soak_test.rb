@@ -1,0 +1,185 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "tmpdir"
+
+# `mallard soak` end to end: the real executable, real Puma, real wrk, real /proc.
+class SoakIntegrationTest < Minitest::Test
+  include Processes
+
+  APPS = File.expand_path("../fixtures/apps", __dir__)
+  SCRIPTS = File.expand_path("../fixtures/scripts", __dir__)
+
+  def setup
+    super
+    @tmp = Dir.mktmpdir("mallard-soak-test")
+  end
+
+  def teardown
+    FileUtils.remove_entry(@tmp)
+    super
+  end
+
+  def test_an_app_that_retains_memory_per_request_is_growing
+    summary, status = soak("leaky", "--duration", "6")
+
+    assert_equal 0, status.exitstatus
+    assert_equal "growing", summary.dig("verdict", "memory")
+    low, high = summary.dig("verdict", "ci")
+    # 8 KB kept per request: at least 8,000 KB per 1k requests, plus the array slot and malloc overhead
+    assert_operator low, :>, 6000
+    assert_operator high, :<, 20_000
+    assert_operator summary.dig("load", "requests"), :>, 1000
+    assert_equal 0, summary.dig("load", "errors")
+  end
+
+  def test_summary_has_the_documented_keys_and_agrees_with_its_samples
+    summary, = soak("leaky", "--duration", "4")
+    totals = samples(summary).select { |s| s["kind"] == "total" }
+
+    %w[verdict.memory verdict.slope_kb_per_1k_requests verdict.ci memory.steady_rss_kb memory.peak_rss_kb
+       load.requests load.rps load.latency_ms.p50 load.latency_ms.p99 load.errors app.in_app_ms.p50
+       app.chunks_per_response.p50 run_dir].each { |key| refute_nil summary.dig(*key.split(".")), key }
+    assert_equal totals.map { |s| s["rss_kb"] }.max, summary.dig("memory", "peak_rss_kb")
+    assert_in_delta summary.dig("load", "requests") / summary.dig("load", "duration_s"), summary.dig("load", "rps"), 1
+  end
+
+  def test_a_body_yielded_line_by_line_is_flagged
+    summary, = soak("chunky", "--duration", "3", "--path", "/lines")
+
+    assert_equal 300, summary.dig("app", "chunks_per_response", "p50")
+    assert(summary.dig("app", "flags").any? { |flag| flag.include?("300 chunks") })
+    assert_operator summary.dig("load", "latency_ms", "p50"), :>, summary.dig("app", "in_app_ms", "p50")
+  end
+
+  def test_a_growing_cache_script_shows_in_peak_memory_gc_time_and_live_slots
+    cached, = soak_script("growing_cache.rb")
+    plain, = soak_script("no_cache.rb")
+
+    assert_operator cached.dig("script", "peak_rss_kb"), :>, 3 * plain.dig("script", "peak_rss_kb")
+    assert_operator cached.dig("gc", "time_ms"), :>, plain.dig("gc", "time_ms")
+    assert_operator cached.dig("gc", "heap_live_slots", "end"), :>, 10 * plain.dig("gc", "heap_live_slots", "end")
+    assert_equal 0, cached.dig("script", "exit_status")
+  end
+
+  def test_sampled_rss_agrees_with_proc_status_read_independently
+    pid, out_dir = start_soak("stable", "--duration", "6", "--interval", "0.2")
+    subject = wait_for { subject_pid(out_dir) }
+    wait_for { sample_count(out_dir) >= 5 }
+    independent = Integer(File.read("/proc/#{subject}/status")[/VmRSS:\s+(\d+)/, 1])
+    seen_before = sample_count(out_dir)
+    wait_for { sample_count(out_dir) > seen_before }
+    nearby = rss_samples(out_dir, subject).last(2)
+    Process.wait(pid)
+
+    assert_operator independent, :>=, nearby.min * 0.95
+    assert_operator independent, :<=, nearby.max * 1.05
+  end
+
+  def test_sigint_keeps_the_samples_writes_an_interrupted_summary_and_leaves_no_process
+    wrk_before = wrk_pids
+    pid, out_dir = start_soak("stable", "--duration", "60")
+    wait_for { sample_count(out_dir) >= 4 }
+    subject = subject_pid(out_dir)
+    Process.kill("INT", pid)
+    _, status = Timeout.timeout(30) { Process.wait2(pid) }
+    summary = JSON.parse(File.read(File.join(out_dir, "summary.json")))
+
+    assert_equal 130, status.exitstatus
+    assert_equal "interrupted", summary["status"]
+    assert_match(/SIGINT/, summary["reason"])
+    assert_operator sample_count(out_dir), :>=, 4
+    assert_empty processes_in_group(subject), "the subject's processes survived"
+    assert_empty wrk_pids - wrk_before, "a wrk started by mallard survived"
+  end
+
+  def test_an_app_that_dies_mid_run_ends_the_soak_with_what_was_measured
+    summary, status = soak("crashing", "--duration", "20")
+
+    assert_equal 69, status.exitstatus
+    assert_equal "interrupted", summary["status"]
+    assert_match(/the subject exited mid-run/, summary["reason"])
+    assert_operator summary.dig("memory", "samples"), :>=, 1
+  end
+
+  def test_a_config_ru_that_raises_is_reported_with_its_output
+    _out, err, status = mallard("soak", File.join(APPS, "broken"), "--out", File.join(@tmp, "run"))
+
+    assert_equal 69, status.exitstatus
+    assert_match(/exited \(status 1\) before it was up/, err)
+    assert_match(/database\.yml is missing/, err)
+  end
+
+  private
+
+  def soak(app, *args)
+    out_dir = File.join(@tmp, "run")
+    out, err, status = mallard("soak", File.join(APPS, app), "--json", "--out", out_dir, *args)
+    assert_includes [0, 69], status.exitstatus, err
+    [JSON.parse(out), status]
+  end
+
+  def soak_script(name)
+    out_dir = File.join(@tmp, name)
+    out, err, status = mallard("soak", "--script", File.join(SCRIPTS, name), "--interval", "0.1", "--json",
+                               "--out", out_dir)
+    assert_equal 0, status.exitstatus, err
+    [JSON.parse(out), status]
+  end
+
+  def start_soak(app, *args)
+    out_dir = File.join(@tmp, "live")
+    pid = Process.spawn(Gem.ruby, EXE, "soak", File.join(APPS, app), "--json", "--out", out_dir, *args,
+                        out: File::NULL, err: File::NULL)
+    @spawned << pid
+    [pid, out_dir]
+  end
+
+  def subject_pid(out_dir)
+    JSON.parse(File.read(File.join(out_dir, "meta.json")))["subject_pid"]
+  rescue Errno::ENOENT, JSON::ParserError
+    nil
+  end
+
+  def samples(summary)
+    File.readlines(File.join(summary["run_dir"], "samples.jsonl")).map { |line| JSON.parse(line) }
+  end
+
+  def sample_count(out_dir)
+    path = File.join(out_dir, "samples.jsonl")
+    File.exist?(path) ? File.foreach(path).count { |line| line.include?('"kind":"total"') } : 0
+  end
+
+  def rss_samples(out_dir, pid)
+    File.foreach(File.join(out_dir, "samples.jsonl")).map { |line| JSON.parse(line) }
+        .select { |s| s["kind"] == "memory" && s["pid"] == pid }.map { |s| s["rss_kb"] }
+  end
+
+  def wait_for(timeout: 30)
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
+    loop do
+      value = yield
+      return value if value
+      raise "timed out waiting" if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+
+      sleep 0.1
+    end
+  end
+
+  def processes_in_group(pgid)
+    Dir.glob("/proc/[0-9]*/stat").select do |stat|
+      Integer(File.read(stat).rpartition(")").last.split[2]) == pgid
+    rescue SystemCallError
+      false
+    end
+  end
+
+  def wrk_pids
+    Dir.glob("/proc/[0-9]*/comm").select do |comm|
+      File.read(comm).strip == "wrk"
+    rescue SystemCallError
+      false
+    end
+  end
+end

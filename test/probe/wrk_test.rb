@@ -1,0 +1,167 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "tmpdir"
+require "mallard/probe/load"
+require_relative "../support/puma_server"
+
+# wrk against a real Puma on 127.0.0.1. Every run is bounded by both a duration and a request cap.
+class WrkTest < Minitest::Test
+  include Processes
+
+  def setup
+    super
+    skip "wrk is not installed" unless Mallard::Probe::Wrk.available?
+    @dir = Dir.mktmpdir("mallard-wrk-test")
+    @drivers = []
+    @server = PumaServer.new("hello").start
+  end
+
+  def teardown
+    @drivers&.each(&:stop)
+    @server&.stop
+    FileUtils.rm_rf(@dir) if @dir
+    super
+  end
+
+  def test_reports_requests_with_a_rate_consistent_with_its_duration
+    bounded do
+      result = wrk(duration: 1, requests: 100_000).start.result
+
+      assert_equal "wrk", result.tool
+      assert_operator result.requests, :>, 0
+      assert_in_delta result.requests / result.duration_s, result.rps, 0.001
+      assert_in_delta 1.0, result.duration_s, 0.5
+      assert_equal({ "200" => result.requests }, result.status_codes)
+      assert_equal 0, result.errors_total
+      refute result.interrupted
+      assert_latencies_ordered result.latency_ms
+    end
+  end
+
+  def test_round_robins_paths_so_half_the_responses_are_status_errors
+    bounded do
+      result = wrk(paths: ["/", "/missing"], duration: 2, requests: 400, concurrency: 4).start.result
+
+      assert_in_delta result.requests / 2.0, result.errors[:status], 4
+      assert_equal result.errors[:status], result.status_codes["404"]
+      assert_equal result.requests, result.status_codes.values.sum
+      assert_equal result.errors[:status], result.errors_total
+    end
+  end
+
+  def test_stops_at_the_request_cap_long_before_the_duration
+    bounded do
+      started = monotonic
+      result = wrk(duration: 5, requests: 200, concurrency: 4).start.result
+
+      assert_operator result.requests, :>=, 200
+      assert_operator result.requests, :<=, 204
+      assert_operator monotonic - started, :<, 3, "wrk should be interrupted once every thread reached its share"
+      refute result.interrupted
+    end
+  end
+
+  def test_measures_the_latency_of_a_slow_path
+    bounded do
+      result = wrk(paths: ["/slow"], duration: 3, requests: 20, concurrency: 2).start.result
+
+      assert_operator result.latency_ms[:p50], :>=, 50
+      assert_latencies_ordered result.latency_ms
+    end
+  end
+
+  def test_stop_mid_run_reports_partial_counts_and_leaves_no_process
+    bounded do
+      driver = wrk(paths: ["/slow"], duration: 10, requests: 100_000, concurrency: 2).start
+      sleep 1
+      result = driver.stop.result
+
+      assert result.interrupted
+      assert_operator result.requests, :>, 0
+      assert_operator result.duration_s, :<, 3
+      refute driver.running?
+      assert_raises(Errno::ESRCH) { Process.kill(0, -driver.pid) }
+      refute_includes children_of(Process.pid), driver.pid
+    end
+  end
+
+  def test_stop_right_after_start_still_gets_a_report
+    bounded do
+      driver = wrk(duration: 10, requests: 100_000).start
+      result = driver.stop.result
+
+      assert result.interrupted
+      assert_operator result.duration_s, :<, 3
+      assert_raises(Errno::ESRCH) { Process.kill(0, -driver.pid) }
+    end
+  end
+
+  def test_copies_wrk_output_to_the_log
+    bounded do
+      driver = wrk(duration: 1, requests: 50)
+      driver.start.result
+      log = File.read(driver.log_path)
+
+      assert_match(/Latency Distribution/, log)
+      assert_match(/^MALLARD_JSON \{/, log)
+    end
+  end
+
+  def test_result_survives_a_json_round_trip
+    bounded do
+      result = wrk(paths: ["/", "/missing"], duration: 1, requests: 100).start.result
+
+      assert_equal result, Mallard::Probe::LoadResult.from_h(JSON.parse(JSON.generate(result.to_h)))
+    end
+  end
+
+  def test_raises_with_wrk_output_when_it_reports_nothing
+    bounded do
+      driver = wrk(url: "http://127.0.0.1:#{closed_port}", duration: 1, requests: 10)
+      error = assert_raises(Mallard::Error) { driver.start.result }
+
+      assert_match(/unable to connect/, error.message)
+    end
+  end
+
+  def test_driver_prefers_wrk_unless_told_otherwise
+    options = { url: @server.url, duration: 1, log_path: File.join(@dir, "unused.log"), threads: 2 }
+
+    assert_instance_of Mallard::Probe::Wrk, Mallard::Probe::Load.driver(**options)
+    assert_instance_of Mallard::Probe::RubyLoad, Mallard::Probe::Load.driver(force_ruby: true, **options)
+  end
+
+  private
+
+  def wrk(**options)
+    defaults = { url: @server.url, log_path: File.join(@dir, "wrk-#{@drivers.size}.log") }
+    driver = Mallard::Probe::Wrk.new(**defaults, **options)
+    @drivers << driver
+    driver
+  end
+
+  def bounded(&)
+    Timeout.timeout(Processes::TEST_TIMEOUT, &)
+  end
+
+  # A port nothing listens on: the OS chose it for a server that is closed again.
+  def closed_port
+    server = TCPServer.new("127.0.0.1", 0)
+    server.addr[1]
+  ensure
+    server&.close
+  end
+
+  def assert_latencies_ordered(latency)
+    assert_operator latency[:p50], :>, 0
+    assert_operator latency[:p50], :<=, latency[:p90]
+    assert_operator latency[:p90], :<=, latency[:p99]
+    assert_operator latency[:p99], :<=, latency[:max]
+  end
+
+  def monotonic
+    Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  end
+end
