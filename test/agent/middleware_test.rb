@@ -61,8 +61,18 @@ class AgentMiddlewareTest < Minitest::Test
   def write_out(response)
     written = []
     response[2].each { |chunk| written << chunk }
-    response[2].close
+    response[2].close if response[2].respond_to?(:close)
     written
+  end
+
+  def test_an_array_body_is_returned_untouched_and_counted
+    body = %w[a b c]
+    response = Middleware.new(->(_env) { [200, {}, body] }, recorder: @recorder).call({})
+    record = @recorder.take
+
+    assert_same body, response[2], "servers treat arrays specially; it must reach them as it is"
+    assert_equal [3], record[:chunks]
+    assert_equal [nil], record[:body_ms]
   end
 
   def iterate(proxy)

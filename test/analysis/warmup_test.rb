@@ -50,6 +50,16 @@ class WarmupTest < Minitest::Test
     end
   end
 
+  # After the knee a heap can keep settling, its growth rate falling: that is warm-up too, up to n/2.
+  def test_a_heap_that_keeps_settling_is_still_warming_up
+    SEEDS.each do |seed|
+      random = Random.new(seed)
+      values = series(60, random, noise: 20) { |i| 24_000 + (1200 * Math.log(1 + i)) }
+
+      assert_includes 15..30, Warmup.detect(values), "seed #{seed}"
+    end
+  end
+
   # An exponential approach bends gradually; the steady window should start once little of the rise is left.
   def test_a_gradual_warm_up_ends_once_most_of_the_rise_is_done
     SEEDS.each do |seed|
@@ -66,8 +76,8 @@ class WarmupTest < Minitest::Test
 
   private
 
-  def series(size, random)
-    Array.new(size) { |i| yield(i) + (200 * gaussian(random)) }
+  def series(size, random, noise: 200)
+    Array.new(size) { |i| yield(i) + (noise * gaussian(random)) }
   end
 
   def gaussian(random)

@@ -34,6 +34,14 @@ class SoakIntegrationTest < Minitest::Test
     assert_equal 0, summary.dig("load", "errors")
   end
 
+  # Long enough for the heap to settle: the warm-up (capped at half the run) absorbs the settling.
+  def test_an_app_that_allocates_but_keeps_nothing_plateaus
+    summary, status = soak("stable", "--duration", "20")
+
+    assert_equal 0, status.exitstatus
+    assert_equal "plateaued", summary.dig("verdict", "memory"), summary["verdict"].inspect
+  end
+
   def test_summary_has_the_documented_keys_and_agrees_with_its_samples
     summary, = soak("leaky", "--duration", "4")
     totals = samples(summary).select { |s| s["kind"] == "total" }
@@ -51,6 +59,20 @@ class SoakIntegrationTest < Minitest::Test
     assert_equal 300, summary.dig("app", "chunks_per_response", "p50")
     assert(summary.dig("app", "flags").any? { |flag| flag.include?("300 chunks") })
     assert_operator summary.dig("load", "latency_ms", "p50"), :>, summary.dig("app", "in_app_ms", "p50")
+  end
+
+  def test_the_built_in_client_says_that_it_is_the_one_measuring
+    out_dir = File.join(@tmp, "ruby-client")
+    out, err, status = mallard("soak", File.join(APPS, "stable"), "--ruby-client", "--duration", "3",
+                               "--concurrency", "4", "--out", out_dir)
+    load = JSON.parse(File.read(File.join(out_dir, "summary.json")))["load"]
+
+    assert_equal 0, status.exitstatus, err
+    assert_match(/load from mallard's built-in client/, err)
+    assert_match(/shares the CPU/, err)
+    assert_match(/Load\s+ruby · \d+ requests/, out)
+    assert_equal "ruby", load["tool"]
+    assert_operator load["requests"], :>, 100
   end
 
   def test_a_growing_cache_script_shows_in_peak_memory_gc_time_and_live_slots

@@ -17,7 +17,19 @@ module Mallard
         started = Process.clock_gettime(Process::CLOCK_MONOTONIC, :float_millisecond)
         status, headers, body = @app.call(env)
         returned = Process.clock_gettime(Process::CLOCK_MONOTONIC, :float_millisecond)
-        [status, headers, Body.new(body, started, returned, @recorder)]
+        [status, headers, wrap(body, started, returned)]
+      end
+
+      private
+
+      # An Array body goes back untouched: servers treat arrays specially (Puma sets Content-Length
+      # from them instead of chunking), and a wrapper would change the very response being measured.
+      # Its chunks are counted here; the time to write it is the server's and goes unmeasured (nil).
+      def wrap(body, started, returned)
+        return Body.new(body, started, returned, @recorder) unless body.instance_of?(Array)
+
+        @recorder.record(returned - started, nil, body.size)
+        body
       end
 
       # Wraps a response body without buffering it: each chunk is passed on as it is yielded.

@@ -9,7 +9,9 @@ module Mallard
     # appends one JSON line per interval to the agent file. Each line is a single write to a file
     # opened with O_APPEND, so the lines of several processes (Puma workers) never interleave.
     class Recorder
-      SAMPLE_CAP = 2000
+      # Per interval: enough for percentiles (1,000 a second at 0.5 s), few enough that serialising them
+      # every interval, which holds the GVL inside the server, stays cheap.
+      SAMPLE_CAP = 500
       # in_app_ms, body_ms, chunks: kept in one flat array so recording a request allocates nothing.
       FIELDS = 3
       # At exit, how long to wait for the thread to finish a write it has already begun.
@@ -39,7 +41,7 @@ module Mallard
             @samples.push(in_app_ms, body_ms, chunks)
           else
             slot = @random.rand(@seen)
-            @samples[slot * FIELDS, FIELDS] = [in_app_ms, body_ms, chunks] if slot < @sample_cap
+            replace(slot * FIELDS, in_app_ms, body_ms, chunks) if slot < @sample_cap
           end
         end
       end
@@ -105,6 +107,13 @@ module Mallard
 
       private
 
+      # Element by element: a slice assignment would allocate an array on every request past the cap.
+      def replace(at, in_app_ms, body_ms, chunks)
+        @samples[at] = in_app_ms
+        @samples[at + 1] = body_ms
+        @samples[at + 2] = chunks
+      end
+
       def reset
         @lock = Mutex.new
         @wake = ConditionVariable.new
@@ -128,7 +137,7 @@ module Mallard
       end
 
       def build(requests, seen, samples)
-        rows = samples.each_slice(FIELDS).map { |in_app, body, chunks| [in_app.round(3), body.round(3), chunks] }
+        rows = samples.each_slice(FIELDS).map { |in_app, body, chunks| [in_app.round(3), body&.round(3), chunks] }
         in_app_ms, body_ms, chunks = rows.empty? ? [[], [], []] : rows.transpose
         record = { kind: "agent", t: (Process.clock_gettime(Process::CLOCK_MONOTONIC) - @origin).round(6),
                    pid: Process.pid, gc: GcSnapshot.take, requests: requests,

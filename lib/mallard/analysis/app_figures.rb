@@ -16,7 +16,7 @@ module Mallard
         in_app = agent_records.flat_map { |r| r["in_app_ms"] || [] }
         return if in_app.empty?
 
-        body = agent_records.flat_map { |r| r["body_ms"] || [] }
+        body = agent_records.flat_map { |r| r["body_ms"] || [] }.compact # nil: an Array body, written by the server
         chunks = agent_records.flat_map { |r| r["chunks"] || [] }
         figures = { requests_recorded: in_app.size, in_app_ms: percentiles(in_app), body_ms: percentiles(body),
                     chunks_per_response: { p50: Statistics.median(chunks), max: chunks.max } }

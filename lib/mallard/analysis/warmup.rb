@@ -14,13 +14,18 @@ module Mallard
     # - the two lines cut the squared error of a single line by more than MIN_IMPROVEMENT.
     # A steady leak is one straight line, so the second test rejects any split of it: a leak is not warm-up.
     # A warm-up that eases in (an exponential approach) bends gradually, so the search repeats on the
-    # remainder while it keeps finding a knee. The result is capped at n/2, leaving at least half the data
-    # for the steady window even when the warm-up runs longer.
+    # remainder while it keeps finding a knee. After the knee a heap often keeps settling — growth slowing as
+    # glibc's arenas and Ruby's heap find their size — and that is still warm-up: while the first half of
+    # what remains grows clearly faster (SETTLE_RATIO, a real bend, the same 99% test) than the second half,
+    # the first half is dropped. A leak grows at one rate throughout and is never dropped this way. The
+    # result is capped at n/2, leaving at least half the data for the steady window even when the warm-up
+    # runs longer.
     module Warmup
       MIN_SAMPLES = 8
       SLOPE_RATIO = 3.0
       MIN_IMPROVEMENT = 0.3
       CONFIDENCE = 0.995
+      SETTLE_RATIO = 2.0
 
       module_function
 
@@ -32,6 +37,20 @@ module Mallard
         while (knee = knee(values[start..])).positive?
           start = [start + knee, limit].min
           break if start == limit
+        end
+        settle(values, start, limit)
+      end
+
+      # Drops the first half of the remaining window while its growth is clearly faster than the second's.
+      def settle(values, start, limit)
+        while start < limit && values.size - start >= 2 * MIN_SAMPLES
+          rest = Segments.new(values[start..])
+          half = rest.size / 2
+          early = rest.slope(0, half)
+          break unless early.positive? && early > SETTLE_RATIO * [rest.slope(half, rest.size), 0].max
+          break unless bends?(rest, half) && slopes_differ?(rest, half)
+
+          start = [start + half, limit].min
         end
         start
       end
@@ -50,16 +69,26 @@ module Mallard
 
       def warm_up?(sums, knee, single)
         n = sums.size
-        split = sums.sse(0, knee) + sums.sse(knee, n)
-        return false unless split < (1 - MIN_IMPROVEMENT) * single
+        return false unless bends?(sums, knee, single)
 
         early = sums.slope(0, knee)
         late = sums.slope(knee, n)
         return false unless early.positive? && early > SLOPE_RATIO * late.abs
 
-        variance = split / (n - 4)
+        slopes_differ?(sums, knee)
+      end
+
+      # Two lines split at knee fit clearly better than one (a real bend, not noise).
+      def bends?(sums, knee, single = sums.sse(0, sums.size))
+        sums.sse(0, knee) + sums.sse(knee, sums.size) < (1 - MIN_IMPROVEMENT) * single
+      end
+
+      # The early slope exceeds the late one by more than its 99% interval (pooled residual variance).
+      def slopes_differ?(sums, knee)
+        n = sums.size
+        variance = (sums.sse(0, knee) + sums.sse(knee, n)) / (n - 4)
         spread = Math.sqrt((variance / sums.sxx(0, knee)) + (variance / sums.sxx(knee, n)))
-        early - late > Statistics.t_quantile(n - 4, CONFIDENCE) * spread
+        sums.slope(0, knee) - sums.slope(knee, n) > Statistics.t_quantile(n - 4, CONFIDENCE) * spread
       end
 
       # Prefix sums over (index, value) so any segment's least-squares line costs O(1).

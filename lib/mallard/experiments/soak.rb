@@ -31,7 +31,7 @@ module Mallard
       rescue SignalException => e # Interrupt (SIGINT) included
         interrupted("mallard received #{signal_name(e)}")
       rescue SubjectDied
-        interrupted("the subject exited mid-run (#{@subject.output_tail(1).first || 'no output'})")
+        interrupted("the subject exited mid-run (#{@subject.describe_status}); its output is in subject.log")
       ensure
         shutdown
       end
@@ -72,7 +72,7 @@ module Mallard
                                    requests: @options.requests, concurrency: @options.concurrency,
                                    log_path: @run_dir.file("load.log"), force_ruby: @options.ruby_client)
         @reporter.started(target: @target.describe, run_dir: @run_dir.path, duration: @options.duration,
-                          load_tool: @load.class.name.split("::").last)
+                          load: load_description)
         @phases[:load_started_t] = clock
         @load.start
         sample_while { @load.running? }
@@ -81,7 +81,7 @@ module Mallard
       end
 
       def wait_for_script
-        @reporter.started(target: @target.describe, run_dir: @run_dir.path, duration: nil, load_tool: nil)
+        @reporter.started(target: @target.describe, run_dir: @run_dir.path, duration: nil, load: nil)
         @phases[:load_started_t] = @phases[:up_t]
         sample_while(script: true) { @subject.alive? }
         @phases[:load_finished_t] = clock
@@ -99,6 +99,13 @@ module Mallard
           next_tick += @options.interval
           sleep [next_tick - clock, 0].max
         end
+      end
+
+      def load_description
+        return "wrk" if @load.is_a?(Probe::Wrk)
+
+        reason = @options.ruby_client ? "--ruby-client" : "wrk not found"
+        "mallard's built-in client (#{reason}). #{Probe::Load.fallback_note}"
       end
 
       def save_load_result

@@ -19,8 +19,8 @@ module Mallard
       end
 
       def self.fallback_note
-        "wrk not found: using mallard's built-in Ruby client, which runs in mallard's process and " \
-          "shares the CPU with the app under test, so the app looks slower than it is."
+        "The built-in client runs in mallard's own process and shares the CPU with the app under test, " \
+          "so the app looks slower than it is; install wrk for figures you can compare."
       end
     end
   end

@@ -18,11 +18,12 @@ module Mallard
         found.uniq
       end
 
+      # Any thread may have forked, so every task's list counts.
       def children_of(pid, proc_root)
-        files = Dir.glob(File.join(proc_root, pid.to_s, "task", "*", "children"))
-        return scan_children(pid, proc_root) if files.empty? && File.directory?(File.join(proc_root, pid.to_s))
-
-        files.flat_map { |file| File.read(file).split.map { |child| Integer(child) } }
+        tasks = File.join(proc_root, pid.to_s, "task")
+        Dir.children(tasks).flat_map { |tid| File.read(File.join(tasks, tid, "children")).split.map(&:to_i) }
+      rescue Errno::ENOENT
+        File.directory?(tasks) ? scan_children(pid, proc_root) : [] # no children files: an older kernel
       rescue SystemCallError
         []
       end

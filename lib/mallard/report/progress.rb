@@ -11,11 +11,10 @@ module Mallard
         @previous = nil
       end
 
-      def started(target:, run_dir:, duration:, load_tool:)
+      def started(target:, run_dir:, duration:, load:)
         @duration = duration
         @io.puts "mallard: measuring #{target}"
-        @io.puts "mallard: load from #{load_tool == 'RubyLoad' ? "mallard's built-in client" : 'wrk'}" if load_tool
-        @io.puts "mallard: #{Probe::Load.fallback_note}" if load_tool == "RubyLoad"
+        @io.puts "mallard: load from #{load}" if load
         @io.puts "mallard: run directory #{run_dir}"
       end
 

@@ -71,16 +71,17 @@ module Mallard
         Shellwords.join(@argv)
       end
 
-      private
-
-      def failure(what)
-        SubjectFailed.new("`#{display}` #{what}", output_tail: output_tail)
-      end
-
+      # How it ended: "status 1", "killed by signal 9".
       def describe_status
         return "unknown status" unless @status
 
         @status.signaled? ? "killed by signal #{@status.termsig}" : "status #{@status.exitstatus}"
+      end
+
+      private
+
+      def failure(what)
+        SubjectFailed.new("`#{display}` #{what}", output_tail: output_tail)
       end
 
       def signal_group(signal)

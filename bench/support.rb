@@ -1,0 +1,51 @@
+# frozen_string_literal: true
+
+$LOAD_PATH.unshift(File.expand_path("../lib", __dir__))
+require "mallard"
+require "tmpdir"
+
+# Shared by the benchmarks: a real Puma on a fixture app, with or without mallard's agent.
+module Bench
+  APPS = File.expand_path("../test/fixtures/apps", __dir__)
+
+  module_function
+
+  # Yields the URL of a Puma serving the app; the agent variant goes through mallard's own rackup.
+  def with_puma(app, agent:, threads: 5, workers: 0)
+    Dir.mktmpdir("mallard-bench") do |dir|
+      run_dir = Mallard::Run::Directory.new(dir)
+      target = Mallard::Target::RackApp.new(dir: File.join(APPS, app), threads: threads, workers: workers)
+      env = Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: agent_settings(agent, run_dir))
+      subject = agent ? target.command(env: env, run_dir: run_dir) : plain_command(target, env, run_dir)
+      begin
+        subject.start.wait_until_up(timeout: 30) { target.ready? }
+        yield target.url, subject
+      ensure
+        subject.stop
+      end
+    end
+  end
+
+  def agent_settings(agent, run_dir)
+    return unless agent
+
+    { out: run_dir.file("agent.jsonl"), t0: Process.clock_gettime(Process::CLOCK_MONOTONIC),
+      interval: 0.5 }
+  end
+
+  # The same server and port choice as RackApp, serving the app's own config.ru.
+  def plain_command(target, env, run_dir)
+    command = target.command(env: env, run_dir: run_dir)
+    argv = command.argv[0...-1] + ["config.ru"]
+    Mallard::Target::Command.new(argv, env: env, chdir: target.dir, log_path: run_dir.file("plain.log"))
+  end
+
+  def wrk(url, duration:, concurrency: 10)
+    Dir.mktmpdir do |dir|
+      load = Mallard::Probe::Wrk.new(url: url, duration: duration, concurrency: concurrency,
+                                     log_path: File.join(dir, "wrk.log"))
+      load.start
+      load.result
+    end
+  end
+end
