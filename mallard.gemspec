@@ -16,7 +16,9 @@ Gem::Specification.new do |spec|
   spec.required_ruby_version = ">= 3.1"
   spec.metadata["rubygems_mfa_required"] = "true"
 
-  spec.files = Dir["lib/**/*.rb", "exe/*", "examples/**/*", "README.md", "LICENSE"]
+  spec.files = Dir["lib/**/*.rb", "ext/**/*.{c,rb}", "exe/*", "examples/**/*", "README.md", "LICENSE"]
+  # Optional: builds nothing (and says why) where the C library has no malloc_trim.
+  spec.extensions = ["ext/mallard/extconf.rb"]
   spec.bindir = "exe"
   spec.executables = ["mallard"]
   spec.require_paths = ["lib"]

@@ -61,9 +61,34 @@ class CatalogTest < Minitest::Test
     assert_equal ['MALLOC_ARENA_MAX is "4" in the process, expected nil'], problems
   end
 
-  def test_glibc_trim_is_listed_unavailable_with_its_reason
-    refute_predicate @catalog.fetch("glibc-trim"), :available?
-    assert_match(/C extension/, @catalog.fetch("glibc-trim").unavailable_reason)
+  def test_glibc_trim_is_glibc_plus_a_required_extension
+    Dir.mktmpdir do |dir|
+      File.write(File.join(dir, "trim_ext.so"), "")
+      trim = Mallard::Trim::Availability.new(extension: File.join(dir, "trim_ext.so"))
+      glibc_trim = Mallard::Allocators::Catalog.new(finder: @finder, trim: trim).fetch("glibc-trim")
+
+      assert_equal({ "LD_PRELOAD" => nil, "MALLOC_ARENA_MAX" => nil, "MALLOC_CONF" => nil }, glibc_trim.env)
+      assert_equal ["mallard/trim"], glibc_trim.ruby_requires
+      assert_equal "-I#{Mallard::Allocators::Allocator::LIB} -rmallard/trim -W0", glibc_trim.rubyopt("-W0")
+    end
+  end
+
+  def test_other_configurations_leave_rubyopt_alone
+    assert_empty @catalog.fetch("jemalloc").ruby_requires
+    assert_equal "-W0", @catalog.fetch("jemalloc").rubyopt("-W0")
+    assert_nil @catalog.fetch("glibc").rubyopt(nil)
+  end
+
+  def test_verify_glibc_trim_needs_the_extension_mapped
+    glibc_trim = @catalog.fetch("glibc-trim")
+    detection = Detection.new(name: "glibc", via: "default")
+    mapped = ["/usr/lib/x86_64-linux-gnu/libc.so.6", "/srv/gems/mallard-0.1.0/lib/mallard/trim_ext.so"]
+
+    assert_empty glibc_trim.verify(detection, {}, mapped_paths: mapped)
+    problems = glibc_trim.verify(detection, {}, mapped_paths: mapped.take(1))
+    assert_equal 1, problems.size
+    assert_match(%r{\Amallard/trim_ext.so is not loaded in the process; start it with RUBYOPT="-I\S+ -rmallard/trim"},
+                 problems.first)
   end
 
   def test_unknown_name_is_a_usage_error

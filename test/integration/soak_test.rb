@@ -100,8 +100,8 @@ class SoakIntegrationTest < Minitest::Test
   end
 
   def test_sigint_keeps_the_samples_writes_an_interrupted_summary_and_leaves_no_process
-    wrk_before = wrk_pids
-    pid, out_dir = start_soak("stable", "--duration", "60")
+    tag = "soak-sigint-#{Process.pid}-#{rand(1 << 30)}"
+    pid, out_dir = start_soak("stable", "--duration", "60", env: { "MALLARD_TEST_TAG" => tag })
     wait_for { sample_count(out_dir) >= 4 }
     subject = subject_pid(out_dir)
     Process.kill("INT", pid)
@@ -113,7 +113,7 @@ class SoakIntegrationTest < Minitest::Test
     assert_match(/SIGINT/, summary["reason"])
     assert_operator sample_count(out_dir), :>=, 4
     assert_empty processes_in_group(subject), "the subject's processes survived"
-    assert_empty wrk_pids - wrk_before, "a wrk started by mallard survived"
+    assert_empty processes_tagged(tag), "a process started by mallard (wrk, Puma) survived"
   end
 
   def test_an_app_that_dies_mid_run_ends_the_soak_with_what_was_measured
@@ -150,9 +150,9 @@ class SoakIntegrationTest < Minitest::Test
     [JSON.parse(out), status]
   end
 
-  def start_soak(app, *args)
+  def start_soak(app, *args, env: {})
     out_dir = File.join(@tmp, "live")
-    pid = Process.spawn(Gem.ruby, EXE, "soak", File.join(APPS, app), "--json", "--out", out_dir, *args,
+    pid = Process.spawn(env, Gem.ruby, EXE, "soak", File.join(APPS, app), "--json", "--out", out_dir, *args,
                         out: File::NULL, err: File::NULL)
     @spawned << pid
     [pid, out_dir]
@@ -197,9 +197,11 @@ class SoakIntegrationTest < Minitest::Test
     end
   end
 
-  def wrk_pids
-    Dir.glob("/proc/[0-9]*/comm").select do |comm|
-      File.read(comm).strip == "wrk"
+  # Every descendant of mallard inherits its environment, so a tag there finds them all, even
+  # once they have been re-parented.
+  def processes_tagged(tag)
+    Dir.glob("/proc/[0-9]*/environ").select do |environ|
+      File.binread(environ).include?("MALLARD_TEST_TAG=#{tag}")
     rescue SystemCallError
       false
     end

@@ -9,6 +9,8 @@ module Mallard
       # shell, say LD_PRELOAD=jemalloc, cannot leak into the glibc baseline.
       MANAGED_VARIABLES = %w[LD_PRELOAD MALLOC_ARENA_MAX MALLOC_CONF].freeze
       PACKAGE_SYSTEMS = { debian: "Debian/Ubuntu", alpine: "Alpine", homebrew: "Homebrew" }.freeze
+      # Added to RUBYOPT with -I, so a child loads mallard's files from this very checkout or gem.
+      LIB = File.expand_path("../..", __dir__)
 
       attr_reader :name, :summary, :malloc, :settings, :packages
 
@@ -16,7 +18,10 @@ module Mallard
       # @param settings [Hash] environment variables besides LD_PRELOAD
       # @param sonames [Array<String>] the library to preload, preferred name first; none for glibc
       # @param blocked [String, nil] why this configuration cannot be used at all in this build
-      def initialize(name:, summary:, malloc:, finder:, settings: {}, sonames: [], packages: {}, blocked: nil)
+      # @param requires [String, nil] a file of mallard's the Ruby process must load (-r in RUBYOPT)
+      # @param extension [String, nil] the path suffix that shows in the process's maps once it has
+      def initialize(name:, summary:, malloc:, finder:, settings: {}, sonames: [], packages: {}, blocked: nil,
+                     requires: nil, extension: nil)
         @name = name
         @summary = summary
         @malloc = malloc
@@ -25,7 +30,12 @@ module Mallard
         @packages = packages
         @blocked = blocked
         @finder = finder
+        @ruby_requires = [requires].compact
+        @extension = extension
       end
+
+      # @return [Array<String>] features a Ruby child must require, e.g. ["mallard/trim"]
+      attr_reader :ruby_requires
 
       def library_path
         return if @sonames.empty?
@@ -55,8 +65,18 @@ module Mallard
         MANAGED_VARIABLES.to_h { |var| [var, nil] }.merge(settings).merge("LD_PRELOAD" => library_path)
       end
 
+      # RUBYOPT for a child under this configuration: the user's, after mallard's lib and the
+      # files this configuration requires (none: the user's unchanged). Whoever builds a child's
+      # RUBYOPT passes it through here, as the environment alone cannot load Ruby code.
+      def rubyopt(user_rubyopt)
+        return user_rubyopt if ruby_requires.empty?
+
+        ["-I#{LIB}", *ruby_requires.map { |feature| "-r#{feature}" }, user_rubyopt].compact.join(" ")
+      end
+
+      # @param mapped_paths [Array<String>] the files mapped into the process (/proc/PID/maps)
       # @return [Array<String>] why the process does not run under this configuration; empty if it does
-      def verify(detection, environ)
+      def verify(detection, environ, mapped_paths: [])
         problems = []
         problems << "expected #{malloc} but the process uses #{detection.name}" unless detection.name == malloc
         (MANAGED_VARIABLES - ["LD_PRELOAD"]).each do |var|
@@ -64,7 +84,15 @@ module Mallard
 
           problems << "#{var} is #{environ[var].inspect} in the process, expected #{settings[var].inspect}"
         end
-        problems
+        problems + extension_problems(mapped_paths)
+      end
+
+      # An extension is loaded only if the process is Ruby and required it; the environment cannot say.
+      def extension_problems(mapped_paths)
+        return [] if @extension.nil? || mapped_paths.any? { |path| path.end_with?("/#{@extension}") }
+
+        ["#{@extension} is not loaded in the process; start it with " \
+         "RUBYOPT=\"#{rubyopt(nil)}\" or require #{ruby_requires.first.inspect} in the app"]
       end
 
       def to_h

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../trim/availability"
+
 module Mallard
   module Allocators
     # The memory configurations worth trying for a Ruby process, in baseline-first order.
@@ -16,7 +18,9 @@ module Mallard
         @default ||= new(finder: LibraryFinder.default)
       end
 
-      def initialize(finder:)
+      # @param trim [Trim::Availability] whether glibc-trim's C extension is built here
+      def initialize(finder:, trim: Trim::Availability.default)
+        @trim = trim
         @entries = definitions.map { |attributes| Allocator.new(finder: finder, **attributes) }
       end
 
@@ -41,7 +45,8 @@ module Mallard
           { name: "glibc-arena2", malloc: "glibc", settings: { "MALLOC_ARENA_MAX" => "2" },
             summary: "glibc with at most 2 arenas: less fragmentation across threads" },
           { name: "glibc-trim", malloc: "glibc", summary: "glibc, with malloc_trim(0) after each major GC",
-            blocked: "needs mallard's C extension, which this version does not build yet" },
+            requires: "mallard/trim", extension: "mallard/#{Trim::Availability::EXTENSION_NAME}",
+            blocked: @trim.reason && "needs mallard's C extension: #{@trim.reason}" },
           { name: "jemalloc", malloc: "jemalloc", summary: "jemalloc, preloaded", **JEMALLOC },
           { name: "jemalloc-tuned", malloc: "jemalloc", settings: { "MALLOC_CONF" => JEMALLOC_TUNING },
             summary: "jemalloc with #{JEMALLOC_TUNING}", **JEMALLOC },

@@ -25,7 +25,7 @@ module Mallard
       # Starts argv (under the allocator named, if any), waits `settle` seconds for it to come
       # up, diagnoses it and stops it, whatever happens.
       def diagnose_command(argv, allocator: nil, settle: 2.0, env: {})
-        config_env = allocator ? @catalog.fetch(allocator).env : {}
+        config_env = allocator ? command_env(@catalog.fetch(allocator)) : {}
         Dir.mktmpdir("mallard-doctor") do |dir|
           subject = Target::Command.new(argv, env: env.merge(config_env), log_path: File.join(dir, "output.log"))
           begin
@@ -49,15 +49,20 @@ module Mallard
           threads: Integer(files.status.fetch("Threads", "0")), memory: Probe::MemoryReading.of(files),
           expected: expected, catalog: @catalog.map(&:to_h)
         )
-        diagnosis.verification_problems = verify(diagnosis, environ)
+        diagnosis.verification_problems = verify(diagnosis, environ, mapped)
         diagnosis.findings = Analysis::Findings.for(diagnosis, cpus: Etc.nprocessors)
         diagnosis
       end
 
-      def verify(diagnosis, environ)
+      def verify(diagnosis, environ, mapped)
         return [] unless diagnosis.expected
 
-        @catalog.fetch(diagnosis.expected).verify(diagnosis.allocator, environ)
+        @catalog.fetch(diagnosis.expected).verify(diagnosis.allocator, environ, mapped_paths: mapped)
+      end
+
+      # A configuration that loads Ruby code (glibc-trim) does it through RUBYOPT, as in production.
+      def command_env(config)
+        config.env.merge("RUBYOPT" => config.rubyopt(ENV.fetch("RUBYOPT", nil)))
       end
 
       def yjit_requested?(environ, cmdline)

@@ -10,6 +10,8 @@ module Mallard
       # The subject exited while it was being measured.
       class SubjectDied < StandardError; end
 
+      VERIFY_GRACE = 2.0
+
       attr_reader :run_dir
 
       def initialize(target:, options:, run_dir:, reporter:, catalog: Allocators::Catalog.default)
@@ -51,20 +53,28 @@ module Mallard
       end
 
       def subject_env
-        allocator_env = @options.allocator ? @catalog.fetch(@options.allocator).env : {}
+        allocator = @options.allocator && @catalog.fetch(@options.allocator)
         agent = { out: @run_dir.file("agent.jsonl"), t0: @t0, interval: @options.interval }
-        Target::SubjectEnvironment.build(allocator_env: allocator_env, agent: agent)
+        Target::SubjectEnvironment.build(allocator_env: allocator ? allocator.env : {}, agent: agent,
+                                         requires: allocator ? allocator.ruby_requires : [])
       end
 
-      # A configuration that did not take effect is an error, never a result.
+      # A configuration that did not take effect is an error, never a result. A script is "up" the
+      # moment it starts, before Ruby has loaded what RUBYOPT asks for, so the check gets a moment.
       def verify_allocator
-        diagnosis = Doctor.new(catalog: @catalog).diagnose(@subject.pid, expected: @options.allocator)
+        deadline = clock + VERIFY_GRACE
+        diagnosis = diagnose
+        diagnosis = diagnose while diagnosis.verification_problems.any? && clock < deadline && sleep(0.05)
         problems = diagnosis.verification_problems
         if problems.any?
           raise Error, "the #{@options.allocator} configuration did not take effect: #{problems.join('; ')}"
         end
 
         { allocator: diagnosis.allocator.name, via: diagnosis.allocator.via, library: diagnosis.allocator.path }
+      end
+
+      def diagnose
+        Doctor.new(catalog: @catalog).diagnose(@subject.pid, expected: @options.allocator)
       end
 
       def drive_load

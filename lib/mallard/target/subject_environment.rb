@@ -13,18 +13,19 @@ module Mallard
 
       # @param allocator_env [Hash] from Allocators::Allocator#env (nil values unset)
       # @param agent [Hash, nil] out:, t0:, interval: for the in-process agent; nil to leave it out
-      def build(allocator_env:, agent:, base: ENV)
+      # @param requires [Array<String>] from Allocators::Allocator#ruby_requires
+      def build(allocator_env:, agent:, base: ENV, requires: [])
         env = BUNDLER_VARIABLES.to_h { |var| [var, nil] }
-        env["RUBYOPT"] = rubyopt(base["RUBYOPT"], agent: !agent.nil?)
+        env["RUBYOPT"] = rubyopt(base["RUBYOPT"], agent: !agent.nil?, requires: requires)
         env["RUBYLIB"] = without_bundler(base["RUBYLIB"], ":")
         env.merge!(agent_variables(agent)) if agent
         env.merge(allocator_env)
       end
 
-      def rubyopt(user_rubyopt, agent:)
+      def rubyopt(user_rubyopt, agent:, requires: [])
         options = without_bundler(user_rubyopt, " ")
-        options = [%(-I#{AGENT_LIB}), "-rmallard/agent", options].compact.join(" ") if agent
-        options
+        loads = [*("mallard/agent" if agent), *requires].map { |feature| "-r#{feature}" }
+        loads.empty? ? options : [%(-I#{AGENT_LIB}), *loads, options].compact.join(" ")
       end
 
       def agent_variables(agent)
