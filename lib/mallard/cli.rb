@@ -2,13 +2,16 @@
 
 require "optparse"
 require_relative "cli/doctor"
+require_relative "cli/measure_options"
 require_relative "cli/soak"
+require_relative "cli/compare"
+require_relative "cli/demo"
 
 module Mallard
   # The command line. #run returns an exit status and never calls exit, so tests and other
   # programs can drive it like a function.
   class CLI
-    COMMANDS = { "doctor" => CLI::Doctor, "soak" => CLI::Soak }.freeze
+    COMMANDS = { "doctor" => CLI::Doctor, "soak" => CLI::Soak, "compare" => CLI::Compare, "demo" => CLI::Demo }.freeze
     USAGE = <<~TEXT
       Usage: mallard COMMAND [options]
 
@@ -16,6 +19,9 @@ module Mallard
         doctor [PID | -- CMD ARGS]   which allocator and memory settings a Ruby process really runs with
         soak DIR | --url URL -- CMD | --script FILE
                                      memory over time under real load: leak or plateau, throughput, GC
+        compare TARGET [--allocators LIST] [--repeat N]
+                                     the same soak under each memory configuration: which to deploy
+        demo                         compare on the bundled example app (about 3 minutes)
 
       Global options: --debug (show backtraces), --version, --help
       Run `mallard COMMAND --help` for a command's options.

@@ -81,6 +81,39 @@ class StatisticsTest < Minitest::Test
     assert_operator narrow[1] - narrow[0], :<, wide[1] - wide[0]
   end
 
+  # Reference: R, t.test(1:5)$conf.int.
+  def test_mean_interval_is_student_t_on_n_minus_1_df
+    low, high = Statistics.mean_ci([1, 2, 3, 4, 5])
+
+    assert_in_delta 1.036757, low, 1e-6
+    assert_in_delta 4.963243, high, 1e-6
+    assert_nil Statistics.mean_ci([7])
+    assert_equal [2.0, 2.0], Statistics.mean_ci([2, 2, 2])
+  end
+
+  # Reference: R, t.test(1:3, 4:6)$conf.int (Welch, 4 df).
+  def test_welch_interval_of_a_difference_of_means
+    low, high = Statistics.welch_ci([1, 2, 3], [4, 5, 6])
+
+    assert_in_delta(-5.266958, low, 1e-6)
+    assert_in_delta(-0.733042, high, 1e-6)
+  end
+
+  # With one sample constant, Welch-Satterthwaite gives the other sample's n - 1 df.
+  def test_welch_interval_when_one_sample_has_no_spread
+    low, high = Statistics.welch_ci([5, 5, 5], [1, 2, 3])
+
+    half_width = Statistics.t_quantile(2) * Math.sqrt(1.0 / 3)
+    assert_in_delta 3 - half_width, low, 1e-9
+    assert_in_delta 3 + half_width, high, 1e-9
+  end
+
+  def test_welch_interval_without_spread_or_without_enough_values
+    assert_equal [-1.0, -1.0], Statistics.welch_ci([4, 4], [5, 5, 5])
+    assert_nil Statistics.welch_ci([4], [5, 6])
+    assert_raises(ArgumentError) { Statistics.welch_ci([1, 2], [3, 4], level: 1) }
+  end
+
   def test_exact_line_is_fitted_exactly
     fit = Statistics.linear_fit([0, 1, 2, 3], [1, 3, 5, 7])
 

@@ -75,6 +75,33 @@ module Mallard
         [percentile(estimates, tail), percentile(estimates, 100 - tail)]
       end
 
+      # Student t interval for the mean: exact for normal data, and honest for the 2-5 values of a small
+      # experiment, where resampling cannot see spread it was not shown.
+      # @return [Array(Float, Float), nil] [low, high]; nil below two values
+      def mean_ci(values, level: 0.95)
+        return if values.size < 2
+
+        centre = mean(values)
+        half_width = t_quantile(values.size - 1, two_sided(level)) * stddev(values) / Math.sqrt(values.size)
+        [centre - half_width, centre + half_width]
+      end
+
+      # Welch's interval for mean(first) - mean(second) from independent samples whose variances may differ,
+      # on Welch-Satterthwaite df. Samples without spread collapse the interval to the point difference.
+      # @return [Array(Float, Float), nil] [low, high]; nil when either sample has fewer than two values
+      def welch_ci(first, second, level: 0.95)
+        return if first.size < 2 || second.size < 2
+
+        difference = mean(first) - mean(second)
+        shares = [first, second].map { |sample| (stddev(sample)**2) / sample.size }
+        # The squares can underflow for spreads below ~1e-154: treat those as no spread at all.
+        df_denominator = shares.zip([first, second]).sum { |share, sample| (share**2) / (sample.size - 1) }
+        return [difference, difference] unless df_denominator.positive?
+
+        half_width = t_quantile((shares.sum**2) / df_denominator, two_sided(level)) * Math.sqrt(shares.sum)
+        [difference - half_width, difference + half_width]
+      end
+
       # Ordinary least squares of ys on xs, with a 95% interval for the slope.
       # @return [Fit]
       def linear_fit(x_values, y_values)
@@ -91,6 +118,12 @@ module Mallard
         sxy = x_values.zip(y_values).sum(0.0) { |x, y| (x - x_mean) * (y - y_mean) }
         slope = sxy / sxx
         fit_summary(x_values, y_values, slope, y_mean - (slope * x_mean), sxx)
+      end
+
+      def two_sided(level)
+        raise ArgumentError, "level must be within (0, 1), got #{level}" unless level.positive? && level < 1
+
+        1 - ((1 - level) / 2)
       end
 
       def fit_summary(x_values, y_values, slope, intercept, sxx)
@@ -174,7 +207,7 @@ module Mallard
         value.abs < TINY ? TINY : value
       end
 
-      private_class_method :fit_summary, :upper_t_quantile, :t_upper_tail, :t_density, :regularized_beta,
+      private_class_method :two_sided, :fit_summary, :upper_t_quantile, :t_upper_tail, :t_density, :regularized_beta,
                            :beta_fraction, :fraction_terms, :nonzero
     end
   end

@@ -44,11 +44,15 @@ module Mallard
       end
     end
 
-    # The same protocol, saying nothing (for tests and for callers that render their own view).
+    # The same protocols (soak and compare), saying nothing: for --json, whose output must stay one
+    # JSON object, and for callers that render their own view.
     class SilentProgress
       def started(**) = nil
       def sample(_total) = nil
       def finished(_summary) = nil
+      def run_started(**) = nil
+      def run_finished(**) = nil
+      def run_failed(**) = nil
     end
   end
 end

@@ -93,8 +93,11 @@ module Mallard
         app = @summary["app"]
         return unless app
 
-        format("in-app p50 %.2f ms · body p50 %.2f ms · %s chunks per response (median)",
-               app.dig("in_app_ms", "p50").to_f, app.dig("body_ms", "p50").to_f, app.dig("chunks_per_response", "p50"))
+        body = app.dig("body_ms", "p50")
+        parts = [format("in-app p50 %.2f ms", app.dig("in_app_ms", "p50").to_f)]
+        parts << format("body p50 %.2f ms", body) if body # nil: Array bodies, written by the server unwrapped
+        parts << "#{app.dig('chunks_per_response', 'p50')} chunks per response (median)"
+        parts.join(" · ")
       end
 
       def gc_line

@@ -1,0 +1,162 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Analysis
+    # Copy-paste instructions for running an app under a recommended memory configuration: a Dockerfile for
+    # Debian and for Alpine images, Heroku, systemd and Kubernetes, and how to check it took effect.
+    #
+    # Three kinds of configuration:
+    # - preloaded library (jemalloc, tcmalloc, mimalloc): install the package, set LD_PRELOAD and any settings;
+    # - environment only (glibc-arena2): just the settings, no package and no LD_PRELOAD;
+    # - Ruby-side (glibc-trim): a require in the app, with keys gemfile, puma_config, rubyopt and verify instead.
+    #
+    # The text is plain and nothing in it is escaped, so only values of a conservative shape are accepted:
+    # they come from KNOWN or the allocator catalog, never from a user, and anything else is refused.
+    module DeploySnippets
+      DEBIAN_LIBRARIES = "/usr/lib/x86_64-linux-gnu"
+      ALPINE_LIBRARIES = "/usr/lib"
+      # heroku-community/apt unpacks Aptfile packages under the app's home at /app/.apt.
+      HEROKU_APT_ROOT = "/app/.apt"
+      # Letters, digits and the punctuation of paths, package names and MALLOC_CONF: no space, quote or `$`.
+      SAFE_VALUE = %r{\A[A-Za-z0-9_.:,/+=-]+\z}
+      SAFE_VARIABLE = /\A[A-Z_][A-Z0-9_]*\z/
+      NOT_PRELOADED = { debian_package: nil, alpine_package: nil, library_debian: nil, library_alpine: nil }.freeze
+
+      def self.preloaded(malloc, debian_package, alpine_package, soname, settings = {})
+        { settings: settings, malloc: malloc, debian_package: debian_package, alpine_package: alpine_package,
+          library_debian: "#{DEBIAN_LIBRARIES}/#{soname}", library_alpine: "#{ALPINE_LIBRARIES}/#{soname}" }.freeze
+      end
+      private_class_method :preloaded
+
+      # The catalog's configurations, as keyword arguments for .for. MALLOC_CONF is the catalog's
+      # JEMALLOC_TUNING, repeated so that this file loads on its own (a test keeps the two equal).
+      KNOWN = {
+        "glibc-arena2" => { settings: { "MALLOC_ARENA_MAX" => "2" }, malloc: "glibc", **NOT_PRELOADED },
+        "glibc-trim" => { settings: {}, malloc: "glibc", ruby_require: "mallard/trim", **NOT_PRELOADED },
+        "jemalloc" => preloaded("jemalloc", "libjemalloc2", "jemalloc", "libjemalloc.so.2"),
+        "jemalloc-tuned" => preloaded("jemalloc", "libjemalloc2", "jemalloc", "libjemalloc.so.2",
+                                      { "MALLOC_CONF" => "narenas:2,dirty_decay_ms:1000" }),
+        "tcmalloc" => preloaded("tcmalloc", "libtcmalloc-minimal4", "gperftools", "libtcmalloc_minimal.so.4"),
+        "mimalloc" => preloaded("mimalloc", "libmimalloc2.0", "mimalloc2", "libmimalloc.so.2")
+      }.freeze
+
+      module_function
+
+      # Snippets for a configuration in KNOWN; nil for any other name (glibc itself needs no change).
+      def known(name)
+        facts = KNOWN[name]
+        facts && self.for(name, **facts)
+      end
+
+      # @param settings [Hash{String=>String}] environment variables besides LD_PRELOAD
+      # @param malloc [String] the allocator `mallard doctor` reports (jemalloc-tuned is jemalloc); name by default
+      # @param ruby_require [String, nil] a feature to require in the app instead of any environment
+      # @return [Hash{Symbol=>String}, nil] nil when the configuration changes nothing
+      def for(name, settings:, debian_package:, alpine_package:, library_debian:, library_alpine:, malloc: nil,
+              ruby_require: nil)
+        check(name, settings, debian_package, alpine_package, library_debian, library_alpine, malloc, ruby_require)
+        return ruby_side(ruby_require) if ruby_require
+        return if settings.empty? && library_debian.nil?
+
+        malloc ||= name
+        debian = environment(library_debian, settings)
+        { dockerfile_debian: dockerfile(install_debian(debian_package), debian, library_debian),
+          dockerfile_alpine: alpine(malloc, alpine_package, environment(library_alpine, settings), library_alpine),
+          heroku: heroku(malloc, debian_package, library_debian, settings),
+          systemd: systemd(debian_package, debian), kubernetes: kubernetes(debian_package, debian),
+          verify: verify(malloc, library_debian, settings) }
+      end
+
+      # Alpine's C library is musl: glibc's tunables mean nothing there, so say so instead of a snippet
+      # that would silently do nothing.
+      def alpine(malloc, package, variables, library)
+        if malloc == "glibc"
+          return "# Alpine images use musl, not glibc: #{variables.map(&:first).join(', ')} has no effect there.\n" \
+                 "# Use a Debian/Ubuntu base (above), or compare jemalloc, which preloads on both."
+        end
+
+        dockerfile(package && "RUN apk add --no-cache #{package}", variables, library)
+      end
+
+      def environment(library, settings)
+        (library ? [["LD_PRELOAD", library]] : []) + settings.to_a
+      end
+
+      def install_debian(package)
+        return unless package
+
+        ["RUN apt-get update", "apt-get install -y --no-install-recommends #{package}", "rm -rf /var/lib/apt/lists/*"]
+          .join(" \\\n && ")
+      end
+
+      def dockerfile(install, variables, library)
+        lines = [install]
+        lines << "# on arm64 images the library is under #{library.sub('x86_64', 'aarch64')}" \
+          if library&.include?("x86_64-linux-gnu")
+        lines.concat(variables.map { |variable, value| "ENV #{variable}=#{value}" })
+        lines.compact.join("\n")
+      end
+
+      # Heroku's stack has none of these libraries, so the package comes from a buildpack first.
+      def heroku(malloc, package, library, settings)
+        return "heroku config:set #{assignments(settings.to_a)}" unless library
+
+        ["# Heroku's stack does not include #{package}: add a buildpack that provides it first, either one made",
+         "# for #{malloc} (set LD_PRELOAD to the path it documents) or heroku-community/apt with an Aptfile:",
+         "heroku buildpacks:add --index 1 heroku-community/apt",
+         "echo #{package} >> Aptfile   # commit it, then deploy",
+         "heroku config:set #{assignments(environment("#{HEROKU_APT_ROOT}#{library}", settings))}"].join("\n")
+      end
+
+      def assignments(variables)
+        variables.map { |variable, value| "#{variable}=#{value}" }.join(" ")
+      end
+
+      def systemd(package, variables)
+        lines = ["[Service]"]
+        lines << "# needs the #{package} package installed (apt-get install #{package})" if package
+        lines.concat(variables.map { |variable, value| "Environment=#{variable}=#{value}" })
+        lines << "# then: systemctl daemon-reload && systemctl restart <your unit>"
+        lines.join("\n")
+      end
+
+      # Values are quoted: Kubernetes refuses a bare 2 where an env value must be a string.
+      def kubernetes(package, variables)
+        lines = ["# in the container spec; the image must include #{package} (see the Dockerfile)"] if package
+        lines = [*lines, "env:"]
+        variables.each { |variable, value| lines.push("  - name: #{variable}", "    value: \"#{value}\"") }
+        lines.join("\n")
+      end
+
+      def verify(malloc, library, settings)
+        # doctor prints the file mapped, which may be what the soname links to (libmimalloc.so.2.0).
+        allocator = if library
+                      "#{malloc} — preloaded via LD_PRELOAD (…/#{File.basename(library)} or the file it links to)"
+                    else
+                      "glibc — the C library's default"
+                    end
+        shown = settings.map { |variable, value| "#{variable}=#{value}" }
+        environment = shown.empty? ? "" : ", and list #{shown.join(' and ')} under Environment"
+        "Run `mallard doctor PID` on a running app process: it should say Allocator #{allocator}#{environment}."
+      end
+
+      def ruby_side(feature)
+        { gemfile: "gem \"mallard\"",
+          puma_config: "# at the very top of config/puma.rb\nrequire \"#{feature}\"",
+          rubyopt: "# or, without touching config/puma.rb, in the app's environment\nRUBYOPT=-r#{feature}",
+          verify: "Run `mallard doctor PID` on a running app process: it should say Allocator glibc — the C " \
+                  "library's default, and list RUBYOPT=-r#{feature} under Environment if you used RUBYOPT; with " \
+                  "config/puma.rb, `$LOADED_FEATURES.grep(%r{#{feature}})` in the app's console is not empty." }
+      end
+
+      def check(name, settings, *values)
+        refused = [name, *settings.values, *values].compact.grep_v(SAFE_VALUE) +
+                  settings.keys.grep_v(SAFE_VARIABLE)
+        raise ArgumentError, "not a known configuration value: #{refused.first.inspect}" unless refused.empty?
+      end
+
+      private_class_method :environment, :install_debian, :dockerfile, :heroku, :assignments, :systemd, :kubernetes,
+                           :verify, :ruby_side, :check
+    end
+  end
+end

@@ -1,0 +1,94 @@
+# frozen_string_literal: true
+
+module Mallard
+  class CLI
+    # mallard compare TARGET [--allocators LIST] [--repeat N]
+    class Compare
+      BANNER = <<~TEXT.freeze
+        Usage: mallard compare [options] TARGET
+
+        The same soak under each memory configuration, --repeat times, interleaved (A B C A B C),
+        each in a fresh process and verified to have taken effect. A table of steady and peak
+        memory, req/s and latency with 95% intervals against the first configuration (the
+        baseline, glibc by default), and the configuration to deploy with its snippets.
+        Exit status: 0 done, 130 interrupted.
+
+        #{MeasureOptions::TARGETS}
+      TEXT
+
+      def initialize(out:, err:, env:)
+        @out = out
+        @err = err
+        @env = env
+        @measure = MeasureOptions.new
+        @cli = { json: false, repeat: 3, configs: nil }
+      end
+
+      def run(argv)
+        target = parse(argv)
+        return @out.puts(@cli[:help]) || 0 if @cli[:help]
+
+        summary = comparison(target).call
+        render(summary)
+        summary["status"] == "interrupted" ? 130 : 0
+      end
+
+      private
+
+      def comparison(target)
+        run_dir = Run::Directory.create(command: "compare", out: @cli[:out])
+        @err.puts "mallard: comparing #{configs.join(', ')} × #{@cli[:repeat]} on #{target.describe}"
+        @err.puts "mallard: run directory #{run_dir.path}"
+        Experiments::Compare.new(target: target, options: @measure.soak, configs: configs, repeat: @cli[:repeat],
+                                 run_dir: run_dir, reporter: reporter)
+      end
+
+      # Every configuration in the catalog unless told otherwise; unavailable ones stay in the
+      # table (with the package to install) but are not run.
+      def configs
+        @cli[:configs] || Allocators::Catalog.default.names
+      end
+
+      def parse(argv)
+        separator = argv.index("--")
+        operands = parser.parse(separator ? argv[0...separator] : argv)
+        return if @cli[:help]
+
+        validate!
+        @measure.target(operands, separator ? argv[(separator + 1)..] : [])
+      rescue OptionParser::ParseError, UsageError => e
+        raise UsageError, "compare: #{e.message} (see `mallard compare --help`)"
+      end
+
+      def validate!
+        raise UsageError, "--repeat must be at least 1" unless @cli[:repeat] >= 1
+
+        configs.each { |name| Allocators::Catalog.default.fetch(name) }
+      end
+
+      def parser
+        OptionParser.new do |opts|
+          opts.banner = BANNER
+          @measure.define(opts)
+          opts.on("--allocators LIST", Array, "configurations to compare, baseline first (default: all)") do |list|
+            @cli[:configs] = list
+          end
+          opts.on("--repeat N", Integer, "runs per configuration (default 3)") { |v| @cli[:repeat] = v }
+          opts.on("--out DIR", "run directory (default .mallard/runs/<time>-compare)") { |v| @cli[:out] = v }
+          opts.on("--json", "print the summary as JSON") { @cli[:json] = true }
+          opts.on("-h", "--help", "show this help") { @cli[:help] = opts.help }
+        end
+      end
+
+      def reporter
+        @cli[:json] ? Report::SilentProgress.new : Report::CompareProgress.new(@err)
+      end
+
+      def render(summary)
+        return Report::Json.new(summary).render(@out) if @cli[:json]
+
+        Report::CompareTerminal.new(summary, color: Report::Color.for(@out, env: @env)).render(@out)
+      end
+    end
+  end
+end

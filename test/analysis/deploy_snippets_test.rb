@@ -1,0 +1,114 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "mallard/analysis/deploy_snippets"
+
+class DeploySnippetsTest < Minitest::Test
+  DeploySnippets = Mallard::Analysis::DeploySnippets
+
+  PRELOADED_KEYS = %i[dockerfile_debian dockerfile_alpine heroku systemd kubernetes verify].freeze
+
+  def test_a_preloaded_library_is_installed_and_preloaded_everywhere
+    snippets = DeploySnippets.known("jemalloc-tuned")
+
+    assert_equal PRELOADED_KEYS, snippets.keys
+    assert_includes snippets[:dockerfile_debian], "apt-get install -y --no-install-recommends libjemalloc2"
+    assert_includes snippets[:dockerfile_debian], "ENV LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2\n"
+    assert_includes snippets[:dockerfile_debian], "ENV MALLOC_CONF=narenas:2,dirty_decay_ms:1000"
+    assert_includes snippets[:dockerfile_alpine], "RUN apk add --no-cache jemalloc\n"
+    assert_includes snippets[:dockerfile_alpine], "ENV LD_PRELOAD=/usr/lib/libjemalloc.so.2\n"
+    assert_includes snippets[:dockerfile_alpine], "ENV MALLOC_CONF=narenas:2,dirty_decay_ms:1000"
+  end
+
+  def test_platform_snippets_set_the_same_variables
+    snippets = DeploySnippets.known("jemalloc-tuned")
+
+    assert_match(/buildpack/, snippets[:heroku])
+    assert_includes snippets[:heroku], "heroku config:set LD_PRELOAD=/app/.apt/usr/lib/x86_64-linux-gnu/" \
+                                       "libjemalloc.so.2 MALLOC_CONF=narenas:2,dirty_decay_ms:1000"
+    assert_includes snippets[:systemd], "[Service]\n"
+    assert_includes snippets[:systemd], "Environment=LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2\n"
+    assert_includes snippets[:systemd], "Environment=MALLOC_CONF=narenas:2,dirty_decay_ms:1000\n"
+    assert_includes snippets[:kubernetes], "env:\n  - name: LD_PRELOAD\n    value: " \
+                                           "\"/usr/lib/x86_64-linux-gnu/libjemalloc.so.2\"\n"
+    assert_includes snippets[:kubernetes], "  - name: MALLOC_CONF\n    value: \"narenas:2,dirty_decay_ms:1000\""
+  end
+
+  def test_verify_names_the_allocator_doctor_should_find
+    assert_includes DeploySnippets.known("jemalloc-tuned")[:verify], "mallard doctor PID"
+    assert_includes DeploySnippets.known("jemalloc-tuned")[:verify],
+                    "Allocator jemalloc — preloaded via LD_PRELOAD (…/libjemalloc.so.2"
+    assert_includes DeploySnippets.known("jemalloc-tuned")[:verify], "MALLOC_CONF=narenas:2,dirty_decay_ms:1000"
+    assert_includes DeploySnippets.known("mimalloc")[:verify], "Allocator mimalloc — preloaded"
+  end
+
+  def test_tcmalloc_and_mimalloc_packages_and_paths
+    tcmalloc = DeploySnippets.known("tcmalloc")
+    mimalloc = DeploySnippets.known("mimalloc")
+
+    assert_includes tcmalloc[:dockerfile_debian], "libtcmalloc-minimal4"
+    assert_includes tcmalloc[:dockerfile_debian], "ENV LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4"
+    assert_includes tcmalloc[:dockerfile_alpine], "apk add --no-cache gperftools"
+    assert_includes tcmalloc[:dockerfile_alpine], "ENV LD_PRELOAD=/usr/lib/libtcmalloc_minimal.so.4"
+    assert_includes mimalloc[:dockerfile_debian], "libmimalloc2.0"
+    assert_includes mimalloc[:dockerfile_debian], "ENV LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libmimalloc.so.2"
+    assert_includes mimalloc[:dockerfile_alpine], "apk add --no-cache mimalloc2"
+    assert_includes mimalloc[:dockerfile_alpine], "ENV LD_PRELOAD=/usr/lib/libmimalloc.so.2"
+    refute_match(/MALLOC_CONF/, mimalloc.values.join)
+  end
+
+  def test_an_environment_only_configuration_installs_and_preloads_nothing
+    snippets = DeploySnippets.known("glibc-arena2")
+
+    assert_equal PRELOADED_KEYS, snippets.keys
+    assert_equal "ENV MALLOC_ARENA_MAX=2", snippets[:dockerfile_debian]
+    assert_match(/Alpine images use musl, not glibc: MALLOC_ARENA_MAX has no effect there/,
+                 snippets[:dockerfile_alpine])
+    assert_equal "heroku config:set MALLOC_ARENA_MAX=2", snippets[:heroku]
+    assert_includes snippets[:systemd], "Environment=MALLOC_ARENA_MAX=2"
+    assert_equal "env:\n  - name: MALLOC_ARENA_MAX\n    value: \"2\"", snippets[:kubernetes]
+    assert_includes snippets[:verify], "Allocator glibc — the C library's default"
+    refute_match(/LD_PRELOAD|apt-get|apk|buildpack/, snippets.values.join)
+  end
+
+  def test_glibc_trim_is_a_require_in_the_app
+    snippets = DeploySnippets.known("glibc-trim")
+
+    assert_equal %i[gemfile puma_config rubyopt verify], snippets.keys
+    assert_equal "gem \"mallard\"", snippets[:gemfile]
+    assert_includes snippets[:puma_config], "config/puma.rb\nrequire \"mallard/trim\""
+    assert_includes snippets[:rubyopt], "RUBYOPT=-rmallard/trim"
+    refute_match(/LD_PRELOAD|MALLOC_/, snippets.values.join)
+  end
+
+  def test_nothing_to_deploy_for_the_baseline_or_an_unknown_name
+    assert_nil DeploySnippets.known("glibc")
+    assert_nil DeploySnippets.for("glibc", settings: {}, debian_package: nil, alpine_package: nil,
+                                           library_debian: nil, library_alpine: nil)
+  end
+
+  def test_values_that_would_need_escaping_are_refused
+    facts = DeploySnippets::KNOWN.fetch("jemalloc")
+
+    assert_raises(ArgumentError) { DeploySnippets.for("jemalloc", **facts, settings: { "MALLOC_CONF" => "a b" }) }
+    assert_raises(ArgumentError) { DeploySnippets.for("jemalloc", **facts, settings: { "x;y" => "1" }) }
+    assert_raises(ArgumentError) { DeploySnippets.for("jemalloc", **facts, library_debian: "/tmp/$(id).so") }
+    assert_raises(ArgumentError) { DeploySnippets.for("je\"malloc", **facts) }
+  end
+
+  # KNOWN repeats the catalog so that analysis loads alone; this keeps the two from drifting apart.
+  def test_known_facts_agree_with_the_allocator_catalog
+    catalog = Mallard::Allocators::Catalog.default
+
+    assert_equal Mallard::Allocators::Catalog::JEMALLOC_TUNING,
+                 DeploySnippets::KNOWN.dig("jemalloc-tuned", :settings, "MALLOC_CONF")
+    DeploySnippets::KNOWN.each do |name, facts|
+      entry = catalog.fetch(name)
+      assert_equal entry.settings, facts[:settings], name
+      assert_equal entry.malloc, facts[:malloc], name
+      assert_equal entry.ruby_requires, [facts[:ruby_require]].compact, name
+      assert_equal entry.packages.slice(:debian, :alpine),
+                   { debian: facts[:debian_package], alpine: facts[:alpine_package] }.compact, name
+    end
+  end
+end

@@ -1,0 +1,115 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "mallard/analysis/comparison"
+require "mallard/analysis/recommendation"
+
+class RecommendationTest < Minitest::Test
+  Comparison = Mallard::Analysis::Comparison
+  Recommendation = Mallard::Analysis::Recommendation
+
+  NO_DIFFERENCE = "No configuration used detectably less memory than glibc in this run; keep glibc " \
+                  "(short-lived or single-threaded processes often show no difference)."
+  SPREAD = [0.99, 1.0, 1.01].freeze
+
+  # Three repeats spread ±1% around each level.
+  def row(name, rss:, rps: 500.0, p99: 40.0, processes: 1, **attributes)
+    runs = SPREAD.map do |factor|
+      { "steady_rss_kb" => rss * factor, "steady_pss_kb" => rss * factor / 2, "peak_rss_kb" => rss * 1.1,
+        "rps" => rps * factor, "p50_ms" => 10.0, "p99_ms" => p99 * factor, "errors" => 0, "processes" => processes }
+    end
+    { "name" => name, "available" => true, "verified" => true, "failed" => nil, "runs" => runs }
+      .merge(attributes.transform_keys(&:to_s))
+  end
+
+  def recommend(*rows, **options)
+    Recommendation.call(Comparison.call([row("glibc", rss: 100_000), *rows]), **options)
+  end
+
+  def test_the_configuration_using_least_memory_wins
+    recommendation = recommend(row("jemalloc", rss: 80_000), row("glibc-arena2", rss: 90_000),
+                               row("tcmalloc", rss: 101_000))
+
+    assert_equal "jemalloc", recommendation[:name]
+    assert_empty recommendation[:rejected]
+    assert_match(/\Ajemalloc used less memory than glibc: −20% steady-state RSS \(95% CI −\d+ … −\d+\), with no /,
+                 recommendation[:reason])
+    assert_includes recommendation[:snippets][:dockerfile_debian], "ENV LD_PRELOAD=/usr/lib/x86_64-linux-gnu/"
+  end
+
+  def test_a_lower_memory_configuration_that_costs_throughput_is_passed_over
+    recommendation = recommend(row("mimalloc", rss: 70_000, rps: 400.0), row("jemalloc", rss: 80_000))
+
+    assert_equal "jemalloc", recommendation[:name]
+    assert_equal(["mimalloc"], recommendation[:rejected].map { |entry| entry[:name] })
+    assert_match(%r{\A−20% req/s \(95% CI −\d+ … −\d+\)\z}, recommendation[:rejected].first[:why])
+    assert_includes recommendation[:reason], "; mimalloc used less still but was passed over for −20% req/s (95% CI"
+  end
+
+  def test_a_rise_in_p99_latency_rejects_too
+    recommendation = recommend(row("tcmalloc", rss: 70_000, p99: 60.0), row("glibc-arena2", rss: 95_000))
+
+    assert_equal "glibc-arena2", recommendation[:name]
+    assert_match(/\A\+50% p99 latency \(95% CI \+\d+ … \+\d+\)\z/, recommendation[:rejected].first[:why])
+    assert_equal "ENV MALLOC_ARENA_MAX=2", recommendation[:snippets][:dockerfile_debian]
+  end
+
+  def test_nothing_detectably_smaller_means_keep_the_baseline
+    recommendation = recommend(row("jemalloc", rss: 100_500), row("mimalloc", rss: 110_000))
+
+    assert_nil recommendation[:name]
+    assert_equal NO_DIFFERENCE, recommendation[:reason]
+    assert_empty recommendation[:rejected]
+    assert_nil recommendation[:snippets]
+  end
+
+  def test_when_every_saving_costs_something_the_reason_says_so
+    recommendation = recommend(row("jemalloc", rss: 80_000, rps: 300.0, p99: 80.0))
+
+    assert_nil recommendation[:name]
+    assert_nil recommendation[:snippets]
+    assert_match(/\AEvery configuration that used detectably less memory than glibc cost too much elsewhere /,
+                 recommendation[:reason])
+    assert_includes recommendation[:reason], "(jemalloc: −40% req/s (95% CI"
+    assert_includes recommendation[:reason], " and +100% p99 latency (95% CI"
+    assert recommendation[:reason].end_with?("; keep glibc.")
+  end
+
+  def test_failed_unverified_or_unavailable_configurations_never_win
+    recommendation = recommend(row("mimalloc", rss: 50_000, failed: "subject died"),
+                               row("tcmalloc", rss: 50_000, verified: false),
+                               row("jemalloc-tuned", rss: 50_000, available: false),
+                               row("jemalloc", rss: 90_000))
+
+    assert_equal "jemalloc", recommendation[:name]
+    assert_empty recommendation[:rejected]
+    refute_match(/mimalloc|tcmalloc|tuned/, recommendation[:reason])
+  end
+
+  def test_no_winner_when_only_failed_configurations_were_smaller
+    assert_equal NO_DIFFERENCE, recommend(row("jemalloc", rss: 50_000, failed: "timed out"))[:reason]
+  end
+
+  def test_a_failed_baseline_compares_nothing
+    comparison = Comparison.call([row("glibc", rss: 100_000, failed: "subject died"), row("jemalloc", rss: 50_000)])
+    recommendation = Recommendation.call(comparison)
+
+    assert_nil recommendation[:name]
+    assert_match(/\Aglibc, the baseline, has no completed runs/, recommendation[:reason])
+  end
+
+  def test_pss_is_named_when_it_was_the_metric
+    comparison = Comparison.call([row("glibc", rss: 100_000, processes: 4), row("jemalloc", rss: 95_000)])
+
+    assert_includes Recommendation.call(comparison)[:reason], "−5.0% steady-state PSS (95% CI −"
+  end
+
+  def test_snippets_come_from_the_facts_given
+    known = Mallard::Analysis::DeploySnippets::KNOWN.fetch("jemalloc")
+    facts = { "jemalloc" => known.merge(library_debian: "/opt/lib/libjemalloc.so.2") }
+
+    assert_includes recommend(row("jemalloc", rss: 80_000), facts: facts)[:snippets][:systemd],
+                    "Environment=LD_PRELOAD=/opt/lib/libjemalloc.so.2"
+    assert_nil recommend(row("jemalloc", rss: 80_000), facts: {})[:snippets]
+  end
+end

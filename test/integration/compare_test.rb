@@ -1,0 +1,90 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "tmpdir"
+
+# `mallard compare` and `mallard demo` end to end, on real Puma under real allocators.
+class CompareIntegrationTest < Minitest::Test
+  include Processes
+
+  APPS = File.expand_path("../fixtures/apps", __dir__)
+  DEMO = File.expand_path("../../examples/demo", __dir__)
+
+  def setup
+    super
+    @tmp = Dir.mktmpdir("mallard-compare-test")
+  end
+
+  def teardown
+    FileUtils.remove_entry(@tmp)
+    super
+  end
+
+  def test_the_same_configuration_twice_shows_no_detectable_difference
+    summary = compare(File.join(APPS, "stable"), "--allocators", "glibc,glibc", "--repeat", "3", "--duration", "3")
+    twin = config(summary, "glibc#2")
+
+    assert_equal 3, twin["repeats"]
+    refute twin.dig("vs_baseline", "significant"), "A/A came out different: #{twin['vs_baseline'].inspect}"
+  end
+
+  def test_on_the_demo_app_configurations_whose_memory_differs_are_told_apart_and_recomputable
+    summary = compare(DEMO, "--allocators", "glibc,glibc-arena2", "--repeat", "3", "--duration", "5",
+                      "--threads", "8", "--concurrency", "16")
+    arena2 = config(summary, "glibc-arena2")
+
+    assert arena2.dig("vs_baseline", "significant"), arena2["vs_baseline"].inspect
+    assert_operator arena2.dig("vs_baseline", "rss_pct"), :<, 0
+    assert_figures_recomputable_from_raw_samples(summary)
+  end
+
+  def test_a_missing_library_is_skipped_and_a_crashing_configuration_is_marked_failed
+    catalog = Mallard::Allocators::Catalog.new(finder: Mallard::Allocators::LibraryFinder.new(ldconfig_listing: "",
+                                                                                              dirs: []))
+    options = Mallard::Experiments::SoakOptions.defaults.tap { |o| o.duration = 2 }
+    run_dir = Mallard::Run::Directory.create(command: "compare", out: File.join(@tmp, "picky"))
+    summary = Mallard::Experiments::Compare.new(
+      target: Mallard::Target::RackApp.new(dir: File.join(APPS, "picky")), options: options,
+      configs: %w[glibc glibc-arena2 jemalloc], repeat: 1, run_dir: run_dir,
+      reporter: Mallard::Report::SilentProgress.new, catalog: catalog
+    ).call
+
+    assert_equal 1, config(summary, "glibc")["repeats"]
+    assert_match(/refuses to boot with MALLOC_ARENA_MAX set/, row(summary, "glibc-arena2")["output_tail"].join("\n"))
+    assert_match(/exited \(status 1\) before it was up/, config(summary, "glibc-arena2")["failed"])
+    assert_match(%r{install libjemalloc2 \(Debian/Ubuntu\)}, row(summary, "jemalloc")["unavailable_reason"])
+    refute config(summary, "jemalloc")["available"]
+  end
+
+  private
+
+  def compare(*args)
+    out, err, status = mallard("compare", "--json", "--out", File.join(@tmp, "run"), *args)
+    assert_equal 0, status.exitstatus, err
+    JSON.parse(out)
+  end
+
+  def config(summary, name)
+    summary["configs"].find { |c| c["name"] == name } || flunk("no #{name} in #{summary['configs'].map do |c|
+                                                                                  c['name']
+                                                                                end}")
+  end
+
+  def row(summary, name)
+    summary["rows"].find { |r| r["name"] == name }
+  end
+
+  # Each run's figure comes from its own samples; each row's median from its runs.
+  def assert_figures_recomputable_from_raw_samples(summary)
+    summary["rows"].each do |row|
+      values = row["runs"].map do |run|
+        recomputed = Mallard::Analysis::SoakSummary.from_run(Mallard::Run::Directory.new(run["run_dir"]))
+        assert_equal recomputed.dig(:memory, :steady_rss_kb), run["steady_rss_kb"]
+        run["steady_rss_kb"]
+      end
+      assert_equal Mallard::Analysis::Statistics.median(values),
+                   config(summary, row["name"]).dig("steady_rss_kb", "median")
+    end
+  end
+end
