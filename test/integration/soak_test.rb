@@ -61,6 +61,16 @@ class SoakIntegrationTest < Minitest::Test
     assert_operator summary.dig("load", "latency_ms", "p50"), :>, summary.dig("app", "in_app_ms", "p50")
   end
 
+  # The default run directory is relative to where mallard runs, while Puma runs in the app.
+  def test_without_out_the_run_goes_under_the_working_directory
+    out, err, status = mallard("soak", File.join(APPS, "stable"), "--duration", "2", "--json", chdir: @tmp)
+    run_dir = JSON.parse(out)["run_dir"]
+
+    assert_equal 0, status.exitstatus, err
+    assert run_dir.start_with?(File.join(File.realpath(@tmp), ".mallard", "runs")), run_dir
+    assert_operator File.foreach(File.join(run_dir, "samples.jsonl")).count, :>, 2
+  end
+
   def test_the_built_in_client_says_that_it_is_the_one_measuring
     out_dir = File.join(@tmp, "ruby-client")
     out, err, status = mallard("soak", File.join(APPS, "stable"), "--ruby-client", "--duration", "3",

@@ -38,8 +38,8 @@ module Processes
   end
 
   # Runs the real executable; returns [stdout, stderr, Process::Status].
-  def mallard(*args, env: {})
-    Timeout.timeout(TEST_TIMEOUT) { Open3.capture3(env, Gem.ruby, EXE, *args.map(&:to_s)) }
+  def mallard(*args, env: {}, chdir: Dir.pwd)
+    Timeout.timeout(TEST_TIMEOUT) { Open3.capture3(env, Gem.ruby, EXE, *args.map(&:to_s), chdir: chdir) }
   end
 
   # A PID that certainly names no process: one we started and reaped.

@@ -25,8 +25,10 @@ module Mallard
         candidates.find { |candidate| !File.exist?(candidate) }
       end
 
+      # Absolute, because subjects run in their own directory (Puma chdirs into the app) and are
+      # handed paths inside this one.
       def initialize(path)
-        @path = path
+        @path = File.expand_path(path)
       end
 
       def file(name)
