@@ -2,6 +2,8 @@
 
 require_relative "mallard/version"
 require_relative "mallard/errors"
+require_relative "mallard/clock"
+require_relative "mallard/process_status"
 
 require_relative "mallard/probe/proc_files"
 require_relative "mallard/probe/memory"
@@ -50,6 +52,7 @@ require_relative "mallard/experiments/compare_summary"
 require_relative "mallard/experiments/compare"
 
 require_relative "mallard/report/color"
+require_relative "mallard/report/units"
 require_relative "mallard/report/json"
 require_relative "mallard/report/sparkline"
 require_relative "mallard/report/progress"

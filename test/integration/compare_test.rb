@@ -52,7 +52,7 @@ class CompareIntegrationTest < Minitest::Test
 
     assert_equal 1, config(summary, "glibc")["repeats"]
     assert_match(/refuses to boot with MALLOC_ARENA_MAX set/, row(summary, "glibc-arena2")["output_tail"].join("\n"))
-    assert_match(/exited \(status 1\) before it was up/, config(summary, "glibc-arena2")["failed"])
+    assert_match(/exited \(exit status 1\) before it was up/, config(summary, "glibc-arena2")["failed"])
     assert_match(%r{install libjemalloc2 \(Debian/Ubuntu\)}, row(summary, "jemalloc")["unavailable_reason"])
     refute config(summary, "jemalloc")["available"]
   end

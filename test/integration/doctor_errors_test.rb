@@ -31,7 +31,7 @@ class DoctorErrorsTest < Minitest::Test
     _out, err, status = mallard("doctor", "--", Gem.ruby, "-e", "warn 'config is broken'; exit 3")
 
     assert_equal 69, status.exitstatus
-    assert_match(/exited \(status 3\) before it was up/, err)
+    assert_match(/exited \(exit status 3\) before it was up/, err)
     assert_match(/\| config is broken/, err)
     refute_match(/\.rb:\d+:in /, err, "no backtrace without --debug")
   end

@@ -139,7 +139,7 @@ class SoakIntegrationTest < Minitest::Test
     _out, err, status = mallard("soak", File.join(APPS, "broken"), "--out", File.join(@tmp, "run"))
 
     assert_equal 69, status.exitstatus
-    assert_match(/exited \(status 1\) before it was up/, err)
+    assert_match(/exited \(exit status 1\) before it was up/, err)
     assert_match(/database\.yml is missing/, err)
   end
 

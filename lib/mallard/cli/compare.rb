@@ -50,12 +50,11 @@ module Mallard
       end
 
       def parse(argv)
-        separator = argv.index("--")
-        operands = parser.parse(separator ? argv[0...separator] : argv)
+        operands, command = @measure.parse(parser, argv)
         return if @cli[:help]
 
         validate!
-        @measure.target(operands, separator ? argv[(separator + 1)..] : [])
+        @measure.target(operands, command)
       rescue OptionParser::ParseError, UsageError => e
         raise UsageError, "compare: #{e.message} (see `mallard compare --help`)"
       end
@@ -74,9 +73,7 @@ module Mallard
             @cli[:configs] = list
           end
           opts.on("--repeat N", Integer, "runs per configuration (default 3)") { |v| @cli[:repeat] = v }
-          opts.on("--out DIR", "run directory (default .mallard/runs/<time>-compare)") { |v| @cli[:out] = v }
-          opts.on("--json", "print the summary as JSON") { @cli[:json] = true }
-          opts.on("-h", "--help", "show this help") { @cli[:help] = opts.help }
+          @measure.define_output(opts, @cli, "compare")
         end
       end
 

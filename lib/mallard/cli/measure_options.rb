@@ -23,6 +23,19 @@ module Mallard
         subject_options(opts)
       end
 
+      # --out, --json and --help, recorded in the command's own settings.
+      def define_output(opts, settings, command)
+        opts.on("--out DIR", "run directory (default .mallard/runs/<time>-#{command})") { |v| settings[:out] = v }
+        opts.on("--json", "print the summary as JSON") { settings[:json] = true }
+        opts.on("-h", "--help", "show this help") { settings[:help] = opts.help }
+      end
+
+      # @return [Array(Array<String>, Array<String>)] the operands, and the command after `--`
+      def parse(parser, argv)
+        separator = argv.index("--")
+        [parser.parse(separator ? argv[0...separator] : argv), separator ? argv[(separator + 1)..] : []]
+      end
+
       # @param operands [Array<String>] what remains after options (the app directory)
       # @param command [Array<String>] what follows `--`
       def target(operands, command)

@@ -36,11 +36,10 @@ module Mallard
       private
 
       def parse(argv)
-        separator = argv.index("--")
-        operands = parser.parse(separator ? argv[0...separator] : argv)
+        operands, command = @measure.parse(parser, argv)
         return if @cli[:help]
 
-        @measure.target(operands, separator ? argv[(separator + 1)..] : [])
+        @measure.target(operands, command)
       rescue OptionParser::ParseError, UsageError => e
         raise UsageError, "soak: #{e.message} (see `mallard soak --help`)"
       end
@@ -52,9 +51,7 @@ module Mallard
           opts.on("--allocator NAME", "run the subject under this memory configuration") do |name|
             @measure.soak.allocator = name
           end
-          opts.on("--out DIR", "run directory (default .mallard/runs/<time>-soak)") { |v| @cli[:out] = v }
-          opts.on("--json", "print the summary as JSON") { @cli[:json] = true }
-          opts.on("-h", "--help", "show this help") { @cli[:help] = opts.help }
+          @measure.define_output(opts, @cli, "soak")
         end
       end
 

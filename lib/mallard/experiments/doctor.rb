@@ -29,8 +29,8 @@ module Mallard
         Dir.mktmpdir("mallard-doctor") do |dir|
           subject = Target::Command.new(argv, env: env.merge(config_env), log_path: File.join(dir, "output.log"))
           begin
-            started = monotonic
-            subject.start.wait_until_up(timeout: settle + 1) { monotonic - started >= settle }
+            started = Clock.monotonic
+            subject.start.wait_until_up(timeout: settle + 1) { Clock.monotonic - started >= settle }
             diagnose(subject.pid, expected: allocator)
           ensure
             subject.stop
@@ -68,10 +68,6 @@ module Mallard
       def yjit_requested?(environ, cmdline)
         environ["RUBY_YJIT_ENABLE"].to_s.match?(/\A(1|true)\z/) ||
           [*cmdline, *environ["RUBYOPT"].to_s.split].include?("--yjit")
-      end
-
-      def monotonic
-        Process.clock_gettime(Process::CLOCK_MONOTONIC)
       end
     end
   end

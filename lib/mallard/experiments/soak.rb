@@ -25,7 +25,7 @@ module Mallard
 
       # @return [Hash] the summary (also written to summary.json)
       def call
-        @t0 = monotonic
+        @t0 = Clock.monotonic
         start_subject
         @target.url ? drive_load : wait_for_script
         @phases[:status] = "complete"
@@ -158,11 +158,7 @@ module Mallard
       end
 
       def clock
-        monotonic - @t0
-      end
-
-      def monotonic
-        Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        Clock.monotonic - @t0
       end
     end
   end

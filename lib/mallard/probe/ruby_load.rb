@@ -4,13 +4,17 @@ require "net/http"
 require "uri"
 require_relative "../errors"
 require_relative "load_result"
+require_relative "load_settings"
+require_relative "../analysis/statistics"
+require_relative "../clock"
 
 module Mallard
   module Probe
     # The load client for machines without wrk: one Ruby thread per connection, each holding a
-    # keep-alive Net::HTTP connection and timing every request on the monotonic clock. It runs in
+    # keep-alive Net::HTTP connection and timing every request on the Clock.monotonic clock. It runs in
     # mallard's own process, so it competes with the app for CPU (see Load.fallback_note).
     class RubyLoad
+      include LoadSettings
       REQUEST_TIMEOUT = 5
       STOP_GRACE = 3
       # After a refused connection, so a server that is down does not make every thread spin.
@@ -42,7 +46,7 @@ module Mallard
       def start
         raise Error, "the load was already started" if @workers
 
-        @started_at = monotonic
+        @started_at = Clock.monotonic
         @deadline = @started_at + @duration
         @workers = Array.new(@concurrency) do
           Thread.new { work }.tap { |worker| worker.report_on_exception = false } # #wait re-raises
@@ -58,8 +62,8 @@ module Mallard
       def wait(timeout = nil)
         return true unless @workers
 
-        deadline = timeout && (monotonic + timeout)
-        @workers.all? { |worker| worker.join(deadline && [deadline - monotonic, 0].max) }
+        deadline = timeout && (Clock.monotonic + timeout)
+        @workers.all? { |worker| worker.join(deadline && [deadline - Clock.monotonic, 0].max) }
       end
 
       # No new request starts; those in flight get the grace period, then their threads are killed.
@@ -87,19 +91,6 @@ module Mallard
 
       private
 
-      def positive(value, name)
-        return value if value.is_a?(Numeric) && value.positive? && value.finite?
-
-        raise ArgumentError, "#{name} must be a positive number, not #{value.inspect}"
-      end
-
-      def checked_paths(paths)
-        paths = Array(paths)
-        return paths.dup.freeze if paths.any? && paths.all? { |path| path.is_a?(String) && path.match?(%r{\A/\S*\z}) }
-
-        raise ArgumentError, "paths must be absolute request paths without spaces, not #{paths.inspect}"
-      end
-
       def work
         http = connection
         while (path = claim)
@@ -107,7 +98,7 @@ module Mallard
         end
       ensure
         http&.finish if http&.started?
-        @lock.synchronize { @finished_at = monotonic }
+        @lock.synchronize { @finished_at = Clock.monotonic }
       end
 
       def connection
@@ -122,7 +113,7 @@ module Mallard
       # every allowed request handed out.
       def claim
         @lock.synchronize do
-          next if @stopping || monotonic >= @deadline || (@requests && @tally[:issued] >= @requests)
+          next if @stopping || Clock.monotonic >= @deadline || (@requests && @tally[:issued] >= @requests)
 
           @tally[:issued] += 1
           @paths[(@tally[:issued] - 1) % @paths.size]
@@ -131,9 +122,9 @@ module Mallard
 
       def send_request(http, path)
         http.start unless http.started?
-        started = monotonic
+        started = Clock.monotonic
         response = http.request(Net::HTTP::Get.new(path, HEADERS))
-        record(Integer(response.code), monotonic - started)
+        record(Integer(response.code), Clock.monotonic - started)
       rescue *NETWORK_ERRORS => e
         fail_request(http, e)
       end
@@ -169,19 +160,8 @@ module Mallard
       def latency_summary(sorted)
         return {} if sorted.empty?
 
-        { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99),
-          max: sorted.last, mean: sorted.sum / sorted.size }
-      end
-
-      # Linear interpolation between the two nearest ranks.
-      def percentile(sorted, pct)
-        rank = pct / 100.0 * (sorted.size - 1)
-        low = sorted[rank.floor]
-        low + ((sorted[rank.ceil] - low) * (rank - rank.floor))
-      end
-
-      def monotonic
-        Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        percentiles = [50, 90, 99].to_h { |pct| [:"p#{pct}", Analysis::Statistics.percentile(sorted, pct)] }
+        percentiles.merge(max: sorted.last, mean: sorted.sum / sorted.size)
       end
     end
   end

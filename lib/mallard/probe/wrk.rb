@@ -4,6 +4,9 @@ require "io/wait"
 require "json"
 require_relative "../errors"
 require_relative "load_result"
+require_relative "load_settings"
+require_relative "../clock"
+require_relative "../process_status"
 
 module Mallard
   module Probe
@@ -16,6 +19,7 @@ module Mallard
     # sends SIGINT once every thread has. That is also why wrk's output goes through a pipe: the
     # watcher copies it to the log, so the log still holds everything wrk said.
     class Wrk
+      include LoadSettings
       EXECUTABLE = "wrk"
       SCRIPT = File.expand_path("wrk.lua", __dir__)
       JSON_PREFIX = "MALLARD_JSON "
@@ -88,11 +92,11 @@ module Mallard
         return self unless running?
 
         @interrupted = true unless @capped
-        deadline = monotonic + grace
+        deadline = Clock.monotonic + grace
         loop do
           interrupt
           return self if wait(SIGNAL_EVERY)
-          break if monotonic > deadline
+          break if Clock.monotonic > deadline
         end
         signal("KILL")
         wait
@@ -106,7 +110,7 @@ module Mallard
 
         wait
         line = @output.lines.reverse.find { |each| each.start_with?(JSON_PREFIX) }
-        raise Error, "wrk reported no result (#{describe_status}); its last lines:\n#{tail}" unless line
+        raise Error, "wrk reported no result (#{ProcessStatus.describe(@status)}); its last lines:\n#{tail}" unless line
 
         parse(JSON.parse(line.delete_prefix(JSON_PREFIX)))
       end
@@ -125,20 +129,6 @@ module Mallard
 
       def interrupted?
         @interrupted ? true : false
-      end
-
-      def positive(value, name)
-        return value if value.is_a?(Numeric) && value.positive? && value.finite?
-
-        raise ArgumentError, "#{name} must be a positive number, not #{value.inspect}"
-      end
-
-      # Paths go into the request line as they are and reach wrk.lua one per line.
-      def checked_paths(paths)
-        paths = Array(paths)
-        return paths.dup.freeze if paths.any? && paths.all? { |path| path.is_a?(String) && path.match?(%r{\A/\S*\z}) }
-
-        raise ArgumentError, "paths must be absolute request paths without spaces, not #{paths.inspect}"
       end
 
       def thread_count(requested)
@@ -202,16 +192,6 @@ module Mallard
 
       def tail
         @output.lines.last(TAIL_LINES).join
-      end
-
-      def describe_status
-        return "status unknown" unless @status
-
-        @status.signaled? ? "killed by signal #{@status.termsig}" : "exit status #{@status.exitstatus}"
-      end
-
-      def monotonic
-        Process.clock_gettime(Process::CLOCK_MONOTONIC)
       end
     end
   end

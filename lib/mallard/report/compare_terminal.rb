@@ -5,6 +5,8 @@ module Mallard
     # A comparison for a person: the verdict table against the baseline, rows that could not be
     # measured and why, then the recommendation and how to deploy it.
     class CompareTerminal
+      include Units
+
       SNIPPETS = { "dockerfile_debian" => "Dockerfile (Debian/Ubuntu base)",
                    "dockerfile_alpine" => "Dockerfile (Alpine)", "heroku" => "Heroku", "systemd" => "systemd",
                    "kubernetes" => "Kubernetes", "gemfile" => "Gemfile", "puma_config" => "config/puma.rb",
@@ -85,10 +87,6 @@ module Mallard
           io.puts "  #{@color.bold(SNIPPETS.fetch(key, key))}"
           text.each_line { |line| io.puts "    #{line.chomp}" }
         end
-      end
-
-      def mb(kb)
-        kb ? format("%.1f MB", kb / 1024.0) : "—"
       end
     end
   end

@@ -4,6 +4,8 @@ module Mallard
   module Report
     # `mallard doctor` for a person: the facts, then the findings with what to do.
     class DoctorTerminal
+      include Units
+
       LABEL_WIDTH = 12
       MARKS = { "error" => "✗ error  ", "warning" => "! warning", "info" => "· info   " }.freeze
 
@@ -48,7 +50,7 @@ module Mallard
 
       def memory_line
         memory = @diagnosis.memory
-        %i[rss pss uss swap].map { |kind| "#{kind.upcase} #{megabytes(memory[:"#{kind}_kb"])}" }.join(" · ")
+        %i[rss pss uss swap].map { |kind| "#{kind.upcase} #{mb(memory[:"#{kind}_kb"])}" }.join(" · ")
       end
 
       def render_environment(io)
@@ -81,10 +83,6 @@ module Mallard
       def mark(level)
         text = MARKS.fetch(level)
         { "error" => @color.red(text), "warning" => @color.yellow(text) }.fetch(level, text)
-      end
-
-      def megabytes(kb)
-        format("%.1f MB", kb / 1024.0)
       end
     end
   end

@@ -5,6 +5,8 @@ module Mallard
     # A soak's summary for a person: the verdict first, then memory, load, app and GC figures,
     # flags with what to do, and where the raw data is.
     class SoakTerminal
+      include Units
+
       LABEL = 9
 
       def initialize(summary, samples: [], color: Color::Plain.new)
@@ -113,10 +115,6 @@ module Mallard
 
       def flags
         Array(@summary.dig("app", "flags")).map { |flag| "#{@color.yellow('!')} #{flag}" }
-      end
-
-      def mb(kb)
-        kb ? format("%.1f MB", kb / 1024.0) : "—"
       end
     end
   end

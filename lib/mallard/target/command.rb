@@ -40,11 +40,11 @@ module Mallard
       # Waits until the block says the subject is up, failing early if it exits.
       # @yieldreturn [Boolean] whether the subject is ready
       def wait_until_up(timeout:)
-        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
+        deadline = Clock.monotonic + timeout
         loop do
           raise failure("exited (#{describe_status}) before it was up") unless alive?
           return self if yield
-          raise failure("was not up after #{timeout} s") if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+          raise failure("was not up after #{timeout} s") if Clock.monotonic > deadline
 
           sleep POLL
         end
@@ -55,8 +55,8 @@ module Mallard
         return unless @pid
 
         signal_group("TERM")
-        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + grace
-        sleep POLL while group_alive? && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
+        deadline = Clock.monotonic + grace
+        sleep POLL while group_alive? && Clock.monotonic < deadline
         signal_group("KILL") if group_alive?
         alive? # reap the leader if it has not been
       end
@@ -71,11 +71,9 @@ module Mallard
         Shellwords.join(@argv)
       end
 
-      # How it ended: "status 1", "killed by signal 9".
+      # How it ended: "exit status 1", "killed by signal 9".
       def describe_status
-        return "unknown status" unless @status
-
-        @status.signaled? ? "killed by signal #{@status.termsig}" : "status #{@status.exitstatus}"
+        ProcessStatus.describe(@status)
       end
 
       private
