@@ -71,6 +71,23 @@ class SoakIntegrationTest < Minitest::Test
     assert_operator File.foreach(File.join(run_dir, "samples.jsonl")).count, :>, 2
   end
 
+  # Any server command: {port} filled in, loaded at --url; without the rackup the middleware is
+  # absent, so requests are estimated from wrk's rate and the summary says so.
+  def test_a_server_command_with_a_url
+    config_ru = File.join(APPS, "hello", "config.ru")
+    out, err, status = mallard("soak", "--url", "http://127.0.0.1:{port}/", "--duration", "3", "--json",
+                               "--out", File.join(@tmp, "command"), "--",
+                               "puma", "--bind", "tcp://127.0.0.1:{port}", "--threads", "2:2", config_ru)
+    summary = JSON.parse(out)
+
+    assert_equal 0, status.exitstatus, err
+    assert_operator summary.dig("load", "requests"), :>, 100
+    assert_equal 0, summary.dig("load", "errors")
+    assert_match(/\Ahttp:\/\/127\.0\.0\.1:\d+\/\z/, summary.dig("target", "url"))
+    assert_equal "estimated from the load tool's average rate", summary.dig("verdict", "requests_source")
+    assert_operator summary.dig("gc", "count"), :>=, 0, "the agent still records GC through RUBYOPT"
+  end
+
   def test_the_built_in_client_says_that_it_is_the_one_measuring
     out_dir = File.join(@tmp, "ruby-client")
     out, err, status = mallard("soak", File.join(APPS, "stable"), "--ruby-client", "--duration", "3",
