@@ -22,7 +22,7 @@ module Mallard
       # @return [Array<Finding>] most severe first
       def for(diagnosis, cpus:)
         rules = %i[verification preload_missing two_allocators not_ruby glibc_arenas
-                   arena_limit_ignored malloc_conf_ignored jemalloc_untuned swap yjit]
+                   arena_limit_ignored malloc_conf_ignored trim_ignored jemalloc_untuned swap yjit]
         found = rules.flat_map { |rule| send(rule, diagnosis, cpus) }.compact
         found.sort_by { |finding| Finding::LEVELS.index(finding.level) }
       end
@@ -97,6 +97,15 @@ module Mallard
         Finding.new(level: "warning",
                     message: "MALLOC_CONF=#{conf} is set, but jemalloc is not loaded, so it has no effect",
                     advice: "preload jemalloc (LD_PRELOAD) or remove MALLOC_CONF")
+      end
+
+      def trim_ignored(diagnosis, _cpus)
+        return unless diagnosis.malloc_trim && diagnosis.allocator.name != "glibc"
+
+        Finding.new(level: "info",
+                    message: "mallard/trim is loaded, but malloc_trim belongs to glibc and this process uses " \
+                             "#{diagnosis.allocator.name}",
+                    advice: "drop mallard/trim here: #{diagnosis.allocator.name} returns memory on its own")
       end
 
       def jemalloc_untuned(diagnosis, _cpus)

@@ -6,7 +6,7 @@ module Mallard
     # by analysis/findings.
     Diagnosis = Struct.new(:pid, :command, :executable, :ruby, :yjit_requested, :allocator,
                            :environment, :threads, :memory, :expected, :verification_problems,
-                           :findings, :catalog, keyword_init: true) do
+                           :findings, :catalog, :malloc_trim, keyword_init: true) do
       # Variables shown even when unset, because "unset" is itself the answer people look for.
       self::SHOWN_VARIABLES = %w[LD_PRELOAD MALLOC_ARENA_MAX MALLOC_CONF GLIBC_TUNABLES RUBY_YJIT_ENABLE].freeze
       # glibc's other tunables and Ruby's GC knobs, shown when set.
@@ -24,7 +24,8 @@ module Mallard
       def to_h
         { pid: pid, command: command, executable: executable,
           ruby: { engine: ruby&.engine, version: ruby&.version, yjit_requested: yjit_requested },
-          allocator: allocator.to_h, env: environment, threads: threads, memory: memory.to_h,
+          allocator: allocator.to_h.merge(malloc_trim: malloc_trim), env: environment, threads: threads,
+          memory: memory.to_h,
           expected: expected && { name: expected, verified: verification_problems.empty?,
                                   problems: verification_problems },
           findings: findings.map(&:to_h), allocators_here: catalog }

@@ -47,11 +47,16 @@ module Mallard
           allocator: Allocators::Detection.detect(mapped_paths: mapped, environ: environ),
           environment: Diagnosis.relevant_environment(environ),
           threads: Integer(files.status.fetch("Threads", "0")), memory: Probe::MemoryReading.of(files),
-          expected: expected, catalog: @catalog.map(&:to_h)
+          expected: expected, catalog: @catalog.map(&:to_h), malloc_trim: trim_loaded?(mapped)
         )
         diagnosis.verification_problems = verify(diagnosis, environ, mapped)
         diagnosis.findings = Analysis::Findings.for(diagnosis, cpus: Etc.nprocessors)
         diagnosis
+      end
+
+      # mallard/trim's extension shows in the maps of any process that required it, however it did.
+      def trim_loaded?(mapped)
+        mapped.any? { |path| path.end_with?("/mallard/#{Trim::Availability::EXTENSION_NAME}") }
       end
 
       def verify(diagnosis, environ, mapped)

@@ -45,7 +45,11 @@ module Mallard
         allocator = @diagnosis.allocator
         how = { "preloaded" => "preloaded via LD_PRELOAD", "linked" => "linked in",
                 "default" => "the C library's default" }.fetch(allocator.via)
-        [@color.bold(allocator.name), "—", how, allocator.path && @color.dim("(#{allocator.path})")].compact.join(" ")
+        line = [@color.bold(allocator.name), "—", how, allocator.path && @color.dim("(#{allocator.path})")]
+        line = line.compact.join(" ")
+        return line unless @diagnosis.malloc_trim
+
+        "#{line}\n#{' ' * (LABEL_WIDTH + 2)}+ malloc_trim(0) after each major GC (mallard/trim)"
       end
 
       def memory_line
