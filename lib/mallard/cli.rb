@@ -6,12 +6,16 @@ require_relative "cli/measure_options"
 require_relative "cli/soak"
 require_relative "cli/compare"
 require_relative "cli/demo"
+require_relative "cli/html_output"
+require_relative "cli/report"
+require_relative "cli/diff"
 
 module Mallard
   # The command line. #run returns an exit status and never calls exit, so tests and other
   # programs can drive it like a function.
   class CLI
-    COMMANDS = { "doctor" => CLI::Doctor, "soak" => CLI::Soak, "compare" => CLI::Compare, "demo" => CLI::Demo }.freeze
+    COMMANDS = { "doctor" => CLI::Doctor, "soak" => CLI::Soak, "compare" => CLI::Compare, "demo" => CLI::Demo,
+                 "report" => CLI::ReportCommand, "diff" => CLI::Diff }.freeze
     USAGE = <<~TEXT
       Usage: mallard COMMAND [options]
 
@@ -22,6 +26,10 @@ module Mallard
         compare TARGET [--allocators LIST] [--repeat N]
                                      the same soak under each memory configuration: which to deploy
         demo                         compare on the bundled example app (about 3 minutes)
+        report RUN_DIR [--json] [--html FILE]
+                                     show a stored soak or comparison again, even an interrupted one
+        diff RUN_A RUN_B [--fail-over PCT]
+                                     before/after: the change between two runs, with its 95% interval
 
       Global options: --debug (show backtraces), --version, --help
       Run `mallard COMMAND --help` for a command's options.

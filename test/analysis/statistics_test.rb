@@ -6,6 +6,10 @@ require "mallard/analysis/statistics"
 class StatisticsTest < Minitest::Test
   Statistics = Mallard::Analysis::Statistics
 
+  def test_batch_means_of_contiguous_slices
+    assert_equal [1.5, 3.5, 6.0], Mallard::Analysis::Statistics.batch_means([1, 2, 3, 4, 5, 6, 7], 3)
+  end
+
   def test_summaries_of_a_small_sample
     values = [4, 1, 3, 2]
 

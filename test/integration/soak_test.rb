@@ -54,8 +54,10 @@ class SoakIntegrationTest < Minitest::Test
   end
 
   def test_a_body_yielded_line_by_line_is_flagged
-    summary, = soak("chunky", "--duration", "3", "--path", "/lines")
+    html = File.join(@tmp, "chunky.html")
+    summary, = soak("chunky", "--duration", "3", "--path", "/lines", "--html", html)
 
+    assert_includes File.read(html), "<svg", "--html writes the report once the run is done"
     assert_equal 300, summary.dig("app", "chunks_per_response", "p50")
     assert(summary.dig("app", "flags").any? { |flag| flag.include?("300 chunks") })
     assert_operator summary.dig("load", "latency_ms", "p50"), :>, summary.dig("app", "in_app_ms", "p50")

@@ -48,7 +48,7 @@ module Mallard
         return unmeasured(requests.size, span, tolerance) if requests.size < MIN_SAMPLES || span.zero?
 
         batches = batch_count(requests.size)
-        fit = Statistics.linear_fit(batch_means(requests, batches), batch_means(rss_kb, batches))
+        fit = Statistics.linear_fit(Statistics.batch_means(requests, batches), Statistics.batch_means(rss_kb, batches))
         verdict(fit, decide(*fit.slope_ci, span, tolerance), span, requests.size, tolerance)
       end
 
@@ -72,12 +72,6 @@ module Mallard
       end
 
       # Contiguous batches whose sizes differ by at most one sample.
-      def batch_means(values, batches)
-        (0...batches).map do |batch|
-          Statistics.mean(values[(batch * values.size / batches)...((batch + 1) * values.size / batches)])
-        end
-      end
-
       def decide(low, high, span, tolerance)
         return "growing" if low.positive? && low * span > tolerance
         return "plateaued" if [low.abs, high.abs].max * span < tolerance
@@ -134,7 +128,7 @@ module Mallard
         high
       end
 
-      private_class_method :verdict, :tolerance_kb, :batch_count, :batch_means, :decide, :unmeasured, :requests_needed,
+      private_class_method :verdict, :tolerance_kb, :batch_count, :decide, :unmeasured, :requests_needed,
                            :half_width_at, :first_run
     end
   end

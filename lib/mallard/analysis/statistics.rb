@@ -23,6 +23,12 @@ module Mallard
         values.sum(0.0) / values.size
       end
 
+      # Means of `count` contiguous, near-equal slices: batches long enough to forget each other turn an
+      # autocorrelated series into nearly independent values.
+      def batch_means(values, count)
+        (0...count).map { |batch| mean(values[(batch * values.size / count)...((batch + 1) * values.size / count)]) }
+      end
+
       def median(values)
         percentile(values, 50)
       end

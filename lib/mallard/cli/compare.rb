@@ -28,8 +28,10 @@ module Mallard
         target = parse(argv)
         return @out.puts(@cli[:help]) || 0 if @cli[:help]
 
+        HtmlOutput.check!(@cli[:html])
         summary = comparison(target).call
         render(summary)
+        HtmlOutput.write(summary["run_dir"], @cli[:html], @err)
         summary["status"] == "interrupted" ? 130 : 0
       end
 

@@ -23,10 +23,11 @@ module Mallard
         subject_options(opts)
       end
 
-      # --out, --json and --help, recorded in the command's own settings.
+      # --out, --json, --html and --help, recorded in the command's own settings.
       def define_output(opts, settings, command)
         opts.on("--out DIR", "run directory (default .mallard/runs/<time>-#{command})") { |v| settings[:out] = v }
         opts.on("--json", "print the summary as JSON") { settings[:json] = true }
+        HtmlOutput.define(opts, settings)
         opts.on("-h", "--help", "show this help") { settings[:help] = opts.help }
       end
 

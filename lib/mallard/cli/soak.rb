@@ -26,10 +26,12 @@ module Mallard
         target = parse(argv)
         return @out.puts(@cli[:help]) || 0 if @cli[:help]
 
+        HtmlOutput.check!(@cli[:html])
         run_dir = Run::Directory.create(command: "soak", out: @cli[:out])
         summary = Experiments::Soak.new(target: target, options: @measure.soak, run_dir: run_dir,
                                         reporter: reporter).call
         render(summary, run_dir)
+        HtmlOutput.write(run_dir.path, @cli[:html], @err)
         exit_status(summary)
       end
 

@@ -1,0 +1,31 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Report
+    class Html
+      # A chart as a figure: caption, the SVG, notes, then the same numbers as a table for readers
+      # who cannot see the lines (screen readers, copy and paste).
+      class ChartView < View
+        def initialize(chart)
+          super()
+          @chart = chart
+        end
+
+        template <<~'ERB'
+          <figure class="chart" id="chart-<%= @chart.id %>">
+          <figcaption><%= @chart.title %></figcaption>
+          <%- if @chart.empty? -%>
+          <p class="note">No data recorded for this chart.</p>
+          <%- else -%>
+          <%= @chart.to_svg %>
+          <%- end -%>
+          <%- @chart.notes.each do |note| -%>
+          <p class="note"><%= note %></p>
+          <%- end -%>
+          <%= ChartTable.new(@chart) unless @chart.empty? %>
+          </figure>
+        ERB
+      end
+    end
+  end
+end

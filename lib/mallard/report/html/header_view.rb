@@ -1,0 +1,32 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Report
+    class Html
+      # What was measured, whether the run finished, and where its files are.
+      class HeaderView < View
+        def initialize(kind:, description:, status:, reason:, path:, notes: [])
+          super()
+          @kind = kind
+          @description = description
+          @status = status
+          @reason = reason
+          @path = path
+          @notes = notes
+        end
+
+        template <<~'ERB'
+          <header class="run-header">
+          <h1>mallard <%= @kind %> — <%= @description || "unknown target" %></h1>
+          <p class="status <%= @status == "interrupted" ? "status-interrupted" : "status-ok" %>">
+          Status: <strong><%= @status || "unknown" %></strong><%= ": #{@reason}" if @reason %></p>
+          <p>Run directory: <code><%= @path %></code></p>
+          <%- @notes.each do |note| -%>
+          <p class="note warning"><%= note %></p>
+          <%- end -%>
+          </header>
+        ERB
+      end
+    end
+  end
+end

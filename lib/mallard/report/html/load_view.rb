@@ -1,0 +1,52 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Report
+    class Html
+      # The load as the load generator saw it: requests, throughput, errors and latency percentiles.
+      class LoadView < View
+        PERCENTILES = %w[p50 p90 p99 max mean].freeze
+
+        def initialize(load)
+          super()
+          @load = load
+        end
+
+        template <<~'ERB'
+          <%- if @load -%>
+          <%= Figures.new(rows) %>
+          <h3>Latency</h3>
+          <table class="latency">
+          <thead><tr><%- latencies.each do |name, _| -%><th scope="col"><%= name %></th><%- end -%></tr></thead>
+          <tbody><tr><%- latencies.each do |_, value| -%><td><%= number(value, 1) %> ms</td><%- end -%></tr></tbody>
+          </table>
+          <p class="note">Latency percentiles are for the whole run: <%= @load["tool"] %> reports no latency over
+          time, so none is drawn.</p>
+          <%- else -%>
+          <p class="note">No load figures were recorded (a script, or a run stopped before the load ended).</p>
+          <%- end -%>
+        ERB
+
+        private
+
+        def rows
+          [["Load generator", @load["tool"]], ["Requests", count(@load["requests"])],
+           ["Duration", @load["duration_s"] && "#{number(@load['duration_s'], 1)} s"],
+           ["Throughput", @load["rps"] && "#{number(@load['rps'], 1)} req/s"], ["Errors", errors],
+           ["Status codes", (@load["status_codes"] || {}).map { |code, n| "#{code}: #{count(n)}" }.join(", ")]]
+        end
+
+        def errors
+          kinds = (@load["errors_by_kind"] || {}).select { |_, n| n.to_i.positive? }
+          return @load["errors"].to_i.to_s if kinds.empty?
+
+          "#{@load['errors']} (#{kinds.map { |kind, n| "#{kind} #{n}" }.join(', ')})"
+        end
+
+        def latencies
+          PERCENTILES.map { |name| [name, @load.dig("latency_ms", name)] }.reject { |row| row[1].nil? }
+        end
+      end
+    end
+  end
+end

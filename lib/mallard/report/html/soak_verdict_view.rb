@@ -1,0 +1,100 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Report
+    class Html
+      # A soak's conclusion: does memory grow, how fast and how sure, what memory it settles at, and what
+      # the app itself showed (in-app time, chunked bodies, flags).
+      class SoakVerdictView < View
+        def initialize(summary)
+          super()
+          @summary = summary
+          @verdict = summary["verdict"]
+          @memory = summary["memory"] || {}
+          @app = summary["app"]
+        end
+
+        template <<~'ERB'
+          <section id="verdict">
+          <h2>Verdict</h2>
+          <%- if @verdict -%>
+          <p class="verdict">Memory: <strong><%= @verdict["memory"] %></strong><%= slope %></p>
+          <p class="note"><%= basis %></p>
+          <%- end -%>
+          <%- if hint -%><p><%= hint %></p><%- end -%>
+          <h3>Memory</h3>
+          <%= Figures.new(memory_rows) %>
+          <%= ProcessTable.new(@memory["per_process"]) if @memory["processes"].to_i > 1 %>
+          <%- if @app -%>
+          <h3>In the app</h3>
+          <%= Figures.new(app_rows) %>
+          <%- end -%>
+          <%- unless flags.empty? -%>
+          <h3>Flags</h3>
+          <ul class="flags"><%- flags.each do |flag| -%><li><%= flag %></li><%- end -%></ul>
+          <%- end -%>
+          </section>
+        ERB
+
+        private
+
+        def slope
+          value = @verdict["slope_kb_per_1k_requests"]
+          return "" unless value
+
+          low, high = @verdict["ci"]
+          format(" · slope %+.1f KB per 1,000 requests (95%% CI %+.1f … %+.1f; tolerance %s)",
+                 value, low, high, mb(@verdict["tolerance_kb"]))
+        end
+
+        def basis
+          metric = @verdict["metric"] == "pss_kb" ? "summed PSS" : "RSS"
+          "Judged on #{metric} after warm-up: #{@verdict['samples']} samples, " \
+            "#{count(@verdict['requests_observed'])} requests (#{@verdict['method']})."
+        end
+
+        def hint
+          return unless @verdict && @verdict["memory"] == "inconclusive"
+
+          needed = @verdict["requests_needed"]
+          return "Too few samples to decide." unless needed
+
+          "Run longer: about #{count(needed)} requests after warm-up would decide it."
+        end
+
+        def memory_rows
+          [["Steady RSS", mb(@memory["steady_rss_kb"])], ["Steady PSS", mb(@memory["steady_pss_kb"])],
+           ["Peak RSS", mb(@memory["peak_rss_kb"])], ["Final RSS", mb(@memory["final_rss_kb"])],
+           ["Processes", @memory["processes"]], ["Samples", @memory["samples"]], ["Allocator", allocator],
+           *script_rows]
+        end
+
+        def allocator
+          diagnosis = @summary["allocator"]
+          diagnosis && "#{diagnosis['allocator']} (#{diagnosis['via']}) #{diagnosis['library']}".strip
+        end
+
+        def script_rows
+          script = @summary["script"]
+          return [] unless script
+
+          [["Script wall time", "#{script['wall_s']} s"], ["Script exit status", script["exit_status"].inspect]]
+        end
+
+        def app_rows
+          ms = ->(key) { @app[key] && "#{percentiles(@app[key])} ms" }
+          chunks = @app["chunks_per_response"] || {}
+          [["Requests recorded", count(@app["requests_recorded"])], ["In-app time", ms.call("in_app_ms")],
+           ["Body iteration", @app.dig("body_ms", "p50") && ms.call("body_ms")],
+           ["Chunks per response", chunks["p50"] && "median #{number(chunks['p50'], 0)}, max #{chunks['max']}"]]
+        end
+
+        def percentiles(figures)
+          %w[p50 p90 p99].map { |p| "#{p} #{number(figures[p], 3)}" }.join(" · ")
+        end
+
+        def flags = Array(@app && @app["flags"])
+      end
+    end
+  end
+end

@@ -1,0 +1,176 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+class RunDiffTest < Minitest::Test
+  RunDiff = Mallard::Analysis::RunDiff
+
+  SIMULATIONS = 1000
+
+  # Memory around level with AR(1) noise on the log scale (multiplicative, as heaps wander): each sample keeps
+  # phi of the last one's deviation, so consecutive samples are correlated, as real ones are.
+  def ar1(size, phi:, random:, level: 30_000.0, spread: 0.01)
+    deviation = normal(random) * spread / Math.sqrt(1 - (phi * phi))
+    Array.new(size) do
+      deviation = (phi * deviation) + (spread * normal(random))
+      level * Math.exp(deviation)
+    end
+  end
+
+  def normal(random)
+    Math.sqrt(-2 * Math.log(1 - random.rand)) * Math.cos(2 * Math::PI * random.rand)
+  end
+
+  def soak(steady, rps: 500.0, p99: 40.0, peak: nil, processes: 1)
+    { summary: { "memory" => { "steady_rss_kb" => Mallard::Analysis::Statistics.median(steady),
+                               "peak_rss_kb" => peak || steady.max, "processes" => processes },
+                 "load" => { "rps" => rps, "latency_ms" => { "p99" => p99 } } },
+      steady: steady }
+  end
+
+  def steady_row(before, after)
+    RunDiff.soaks(soak(before), soak(after), metric: "steady_rss_kb")[:rows].first
+  end
+
+  def test_two_runs_from_the_same_distribution_show_no_significant_change
+    random = Random.new(11)
+    row = steady_row(ar1(60, phi: 0.5, random: random), ar1(60, phi: 0.5, random: random))
+
+    refute row[:significant], row.inspect
+    assert_operator row[:ci][0], :<, 0
+    assert_operator row[:ci][1], :>, 0
+    assert_equal [10, 10], row[:batches]
+  end
+
+  def test_a_twenty_percent_shift_is_significant_and_measured_as_such
+    random = Random.new(12)
+    row = steady_row(ar1(60, phi: 0.5, random: random), ar1(60, phi: 0.5, random: random, level: 36_000.0))
+
+    assert row[:significant], row.inspect
+    assert row[:worse]
+    assert_in_delta 20, row[:pct], 2
+    assert_operator row[:ci][0], :>, 15
+    assert_operator row[:ci][1], :<, 25
+  end
+
+  # Identical runs should be called different about 5% of the time. Batches of 12 samples at AR 0.5 are long
+  # against the correlation; shorter batches or slower wander raise the rate (see RunDiff's notes).
+  def test_identical_autocorrelated_runs_are_rarely_called_different
+    random = Random.new(2024)
+    different = SIMULATIONS.times.count do
+      steady_row(ar1(120, phi: 0.5, random: random), ar1(120, phi: 0.5, random: random))[:significant]
+    end
+
+    assert_operator different.fdiv(SIMULATIONS), :<=, 0.07, "A/A called different #{different} times in #{SIMULATIONS}"
+  end
+
+  def test_batches_are_a_third_of_the_samples_up_to_ten
+    assert_equal 2, RunDiff.batch_means(Array.new(7, 1.0)).size
+    assert_equal 5, RunDiff.batch_means(Array.new(16, 1.0)).size
+    assert_equal 10, RunDiff.batch_means(Array.new(300, 1.0)).size
+    assert_empty RunDiff.batch_means(Array.new(5, 1.0))
+    assert_equal [2.0, 4.0], RunDiff.batch_means([1, 2, 3, 4, 3, 5])
+  end
+
+  def test_too_few_steady_samples_give_the_change_without_an_interval
+    row = steady_row([100.0] * 5, [110.0] * 30)
+
+    assert_in_delta 10, row[:pct], 1e-9
+    assert_nil row[:ci]
+    refute row[:significant]
+    assert_equal "no interval: fewer than 6 steady-state samples in A", row[:note]
+  end
+
+  def test_single_figures_are_compared_without_an_interval
+    row = RunDiff.soaks(soak([100.0] * 30, rps: 500.0), soak([100.0] * 30, rps: 400.0), metric: "rps")[:rows].first
+
+    assert_in_delta(-20, row[:pct], 1e-9)
+    assert_nil row[:ci]
+    refute row[:significant]
+    assert row[:worse], "fewer requests per second is worse"
+    assert_equal RunDiff::SINGLE_RUN, row[:note]
+  end
+
+  def test_comparisons_are_diffed_per_configuration_in_both
+    before = compare_summary({ "glibc" => [100_000, 102_000, 98_000], "jemalloc" => [80_000, 81_000, 79_000],
+                               "tcmalloc" => [90_000, 91_000, 89_000] })
+    after = compare_summary({ "glibc" => [100_500, 101_000, 99_000], "jemalloc" => [96_000, 97_000, 95_000],
+                              "mimalloc" => [85_000, 86_000, 84_000] })
+    result = RunDiff.compares(before, after, metric: "steady_rss_kb")
+    glibc, jemalloc = result[:rows]
+
+    assert_equal(%w[glibc jemalloc], result[:rows].map { |row| row[:name] })
+    refute glibc[:significant], glibc.inspect
+    assert jemalloc[:significant], jemalloc.inspect
+    assert_in_delta 20, jemalloc[:pct], 0.5
+    assert_equal 96_000, jemalloc[:b]
+    assert_equal [["tcmalloc"], ["mimalloc"]], [result[:only_in_a], result[:only_in_b]]
+  end
+
+  def test_a_configuration_run_once_on_each_side_has_no_interval
+    result = RunDiff.compares(compare_summary({ "glibc" => [100_000] }), compare_summary({ "glibc" => [150_000] }),
+                              metric: "steady_rss_kb")
+
+    assert_equal RunDiff::SINGLE_RUN, result[:rows].first[:note]
+    refute result[:rows].first[:significant]
+  end
+
+  def test_fail_over_needs_the_whole_interval_worse_than_the_threshold
+    shifted = scaled_diff(1.2)
+
+    assert RunDiff.fail_over(shifted, 5)[:failed]
+    assert_match(/\Asteady_rss_kb rose 20\.0% \(95% CI \+\d+\.\d … \+\d+\.\d\).*5% --fail-over/,
+                 RunDiff.fail_over(shifted, 5)[:reason])
+    refute RunDiff.fail_over(shifted, 25)[:failed], "a significant rise within the threshold passes"
+    refute RunDiff.fail_over(shifted, shifted[:rows].first[:ci].first + 0.1)[:failed],
+           "a threshold inside the interval is not exceeded with confidence"
+  end
+
+  def test_less_memory_never_fails
+    refute RunDiff.fail_over(scaled_diff(0.8), 5)[:failed]
+  end
+
+  def scaled_diff(factor)
+    base = ar1(60, phi: 0.5, random: Random.new(13))
+    RunDiff.soaks(soak(base), soak(base.map { |v| v * factor }), metric: "steady_rss_kb")
+  end
+
+  def test_fail_over_on_throughput_fails_when_it_falls
+    before = compare_summary({ "glibc" => [100_000] * 3 }, rps: [500.0, 510.0, 490.0])
+    slower = compare_summary({ "glibc" => [100_000] * 3 }, rps: [400.0, 410.0, 390.0])
+    faster = compare_summary({ "glibc" => [100_000] * 3 }, rps: [600.0, 610.0, 590.0])
+
+    gate = RunDiff.fail_over(RunDiff.compares(before, slower, metric: "rps"), 5)
+    assert gate[:failed]
+    assert_match(/\Aglibc: rps fell 20\.0%/, gate[:reason])
+    refute RunDiff.fail_over(RunDiff.compares(before, faster, metric: "rps"), 5)[:failed]
+  end
+
+  def test_a_change_without_an_interval_never_fails
+    result = RunDiff.soaks(soak([100.0] * 30, p99: 40.0), soak([100.0] * 30, p99: 400.0), metric: "p99_ms")
+
+    refute RunDiff.fail_over(result, 5)[:failed]
+  end
+
+  def test_steady_memory_defaults_to_summed_pss_with_several_processes
+    one = soak([1.0])[:summary]
+    workers = soak([1.0], processes: 3)[:summary]
+
+    assert_equal "steady_rss_kb", RunDiff.default_metric("soak", one, one)
+    assert_equal "steady_pss_kb", RunDiff.default_metric("soak", one, workers)
+    assert_equal "steady_pss_kb", RunDiff.default_metric("compare", { "metric" => "steady_pss_kb" }, {})
+  end
+
+  private
+
+  def compare_summary(memory_by_config, rps: nil)
+    rows = memory_by_config.map do |name, values|
+      runs = values.each_with_index.map do |kb, i|
+        { "steady_rss_kb" => kb, "steady_pss_kb" => kb * 0.6, "peak_rss_kb" => kb * 1.2,
+          "rps" => rps ? rps[i] : 500.0, "p99_ms" => 40.0 }
+      end
+      { "name" => name, "runs" => runs }
+    end
+    { "kind" => "compare", "metric" => "steady_rss_kb", "rows" => rows }
+  end
+end
