@@ -4,10 +4,13 @@ require "test_helper"
 require "json"
 require "mallard/probe/load"
 require_relative "../support/puma_server"
+require_relative "../support/load_drivers"
 
 # The built-in client against a real Puma on 127.0.0.1. Every run is bounded by both a duration
 # and a request cap.
 class RubyLoadTest < Minitest::Test
+  include LoadDrivers
+
   def setup
     super
     @drivers = []
@@ -132,28 +135,5 @@ class RubyLoadTest < Minitest::Test
     driver = Mallard::Probe::RubyLoad.new(**{ url: @server.url }, **options)
     @drivers << driver
     driver
-  end
-
-  def bounded(&)
-    Timeout.timeout(Processes::TEST_TIMEOUT, &)
-  end
-
-  # A port nothing listens on: the OS chose it for a server that is closed again.
-  def closed_port
-    server = TCPServer.new("127.0.0.1", 0)
-    server.addr[1]
-  ensure
-    server&.close
-  end
-
-  def assert_latencies_ordered(latency)
-    assert_operator latency[:p50], :>, 0
-    assert_operator latency[:p50], :<=, latency[:p90]
-    assert_operator latency[:p90], :<=, latency[:p99]
-    assert_operator latency[:p99], :<=, latency[:max]
-  end
-
-  def monotonic
-    Process.clock_gettime(Process::CLOCK_MONOTONIC)
   end
 end

@@ -5,10 +5,12 @@ require "json"
 require "tmpdir"
 require "mallard/probe/load"
 require_relative "../support/puma_server"
+require_relative "../support/load_drivers"
 
 # wrk against a real Puma on 127.0.0.1. Every run is bounded by both a duration and a request cap.
 class WrkTest < Minitest::Test
   include Processes
+  include LoadDrivers
 
   def setup
     super
@@ -140,28 +142,5 @@ class WrkTest < Minitest::Test
     driver = Mallard::Probe::Wrk.new(**defaults, **options)
     @drivers << driver
     driver
-  end
-
-  def bounded(&)
-    Timeout.timeout(Processes::TEST_TIMEOUT, &)
-  end
-
-  # A port nothing listens on: the OS chose it for a server that is closed again.
-  def closed_port
-    server = TCPServer.new("127.0.0.1", 0)
-    server.addr[1]
-  ensure
-    server&.close
-  end
-
-  def assert_latencies_ordered(latency)
-    assert_operator latency[:p50], :>, 0
-    assert_operator latency[:p50], :<=, latency[:p90]
-    assert_operator latency[:p90], :<=, latency[:p99]
-    assert_operator latency[:p99], :<=, latency[:max]
-  end
-
-  def monotonic
-    Process.clock_gettime(Process::CLOCK_MONOTONIC)
   end
 end
