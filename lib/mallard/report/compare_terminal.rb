@@ -68,13 +68,6 @@ module Mallard
         format("%s (%.1f … %.1f)", text, interval[0] / 1024.0, interval[1] / 1024.0)
       end
 
-      # "−12.3% (−15.0 … −9.5)" when the interval excludes zero; else "no detectable difference".
-      def change(pct, interval, significant)
-        return "—" if pct.nil?
-        return "no detectable difference" unless significant
-
-        format("%+.1f%% (%+.1f … %+.1f)", pct, *interval)
-      end
 
       def render_recommendation(io)
         recommendation = @summary["recommendation"] || {}

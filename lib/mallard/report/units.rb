@@ -6,6 +6,15 @@ module Mallard
     module Units
       private
 
+      # A change against the baseline: "−12.3% (−15.0 … −9.5)" when its interval excludes zero, else
+      # "no detectable difference" — a point estimate alone would read as a finding.
+      def change(pct, interval, significant)
+        return "—" if pct.nil?
+        return "no detectable difference" unless significant
+
+        format("%+.1f%% (%+.1f … %+.1f)", pct, *interval)
+      end
+
       # Memory in MB (of 1,024 KB, as /proc counts), "—" when unknown.
       def mb(kb)
         kb ? format("%.1f MB", kb / 1024.0) : "—"

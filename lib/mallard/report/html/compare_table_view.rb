@@ -6,6 +6,7 @@ module Mallard
       # The comparison's verdict table, as the terminal shows it: per configuration the median of its
       # repeats with 95% intervals, and the change against the baseline when the interval excludes zero.
       class CompareTableView < View
+        include Units
         HEADERS = ["Configuration", "Steady memory (MB)", "vs baseline", "Peak RSS", "req/s", "vs baseline",
                    "p99 ms", "Errors"].freeze
 
@@ -56,13 +57,6 @@ module Mallard
           low, high = figure["ci"]
           text = number(figure["median"] / 1024.0, 1)
           low ? "#{text} (#{number(low / 1024.0, 1)} … #{number(high / 1024.0, 1)})" : text
-        end
-
-        def change(pct, interval, significant)
-          return "—" if pct.nil?
-          return "no detectable difference" unless significant
-
-          format("%+.1f%% (%+.1f … %+.1f)", pct, *interval)
         end
 
         def why_unmeasured(config)
