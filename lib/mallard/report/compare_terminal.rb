@@ -68,7 +68,6 @@ module Mallard
         format("%s (%.1f … %.1f)", text, interval[0] / 1024.0, interval[1] / 1024.0)
       end
 
-
       def render_recommendation(io)
         recommendation = @summary["recommendation"] || {}
         io.puts
