@@ -4,15 +4,14 @@ require "fileutils"
 require "socket"
 require "tmpdir"
 
-# A real Puma serving a fixture app, started the way puma's own integration tests do: an
-# OS-chosen port, a connect loop against a monotonic deadline, TERM to its process group and
-# Process.wait so nothing outlives the test.
+# A real Puma serving a fixture app on an OS-chosen port, started and stopped by the same
+# Target::Command mallard uses for its subjects: own process group, a connect loop against a
+# monotonic deadline, TERM then KILL, and the process reaped so nothing outlives the test.
 class PumaServer
   APPS = File.expand_path("../fixtures/apps", __dir__)
   BOOT_TIMEOUT = 20
-  STOP_GRACE = 5
 
-  attr_reader :port, :pid, :log_path
+  attr_reader :port
 
   def initialize(app = "hello", threads: "2:2")
     @app_dir = File.join(APPS, app)
@@ -24,69 +23,29 @@ class PumaServer
   end
 
   def start
-    @port = free_port
+    @port = Mallard::Target::FreePort.pick
     @log_dir = Dir.mktmpdir("mallard-puma")
-    @log_path = File.join(@log_dir, "puma.log")
-    @pid = Process.spawn("puma", "-b", "tcp://127.0.0.1:#{@port}", "-t", @threads, "config.ru",
-                         chdir: @app_dir, pgroup: true, in: File::NULL, out: @log_path, err: %i[child out])
-    wait_until_listening
+    @command = Mallard::Target::Command.new(
+      ["puma", "-b", "tcp://127.0.0.1:#{@port}", "-t", @threads, "config.ru"],
+      chdir: @app_dir, log_path: File.join(@log_dir, "puma.log")
+    )
+    @command.start.wait_until_up(timeout: BOOT_TIMEOUT) { listening? }
     self
   end
 
   def stop
-    return unless @pid
-
-    signal("TERM")
-    deadline = monotonic + STOP_GRACE
-    sleep 0.05 while !reaped? && monotonic < deadline
-    signal("KILL") unless @status
-    Process.wait(@pid) unless @status
-  rescue Errno::ECHILD
-    nil
+    @command&.stop
   ensure
-    @pid = nil
+    @command = nil
     FileUtils.rm_rf(@log_dir) if @log_dir
   end
 
   private
-
-  # Binding port 0 lets the OS choose; the port is free again once the probe socket is closed.
-  def free_port
-    server = TCPServer.new("127.0.0.1", 0)
-    server.addr[1]
-  ensure
-    server&.close
-  end
-
-  def wait_until_listening
-    deadline = monotonic + BOOT_TIMEOUT
-    until listening?
-      raise "puma exited before listening:\n#{File.read(@log_path)}" if reaped?
-      raise "puma did not listen within #{BOOT_TIMEOUT} s:\n#{File.read(@log_path)}" if monotonic > deadline
-
-      sleep 0.05
-    end
-  end
 
   def listening?
     TCPSocket.new("127.0.0.1", @port).close
     true
   rescue SystemCallError
     false
-  end
-
-  def reaped?
-    _, @status = Process.waitpid2(@pid, Process::WNOHANG) unless @status
-    !@status.nil?
-  end
-
-  def signal(name)
-    Process.kill(name, -@pid)
-  rescue Errno::ESRCH, Errno::EPERM
-    nil
-  end
-
-  def monotonic
-    Process.clock_gettime(Process::CLOCK_MONOTONIC)
   end
 end
