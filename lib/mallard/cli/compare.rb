@@ -3,7 +3,7 @@
 module Mallard
   class CLI
     # mallard compare TARGET [--allocators LIST] [--repeat N]
-    class Compare
+    class Compare < Command
       BANNER = <<~TEXT.freeze
         Usage: mallard compare [options] TARGET
 
@@ -17,16 +17,13 @@ module Mallard
       TEXT
 
       def initialize(out:, err:, env:)
-        @out = out
-        @err = err
-        @env = env
+        super
         @measure = MeasureOptions.new
-        @cli = { json: false, repeat: 3, configs: nil }
       end
 
       def run(argv)
         target = parse(argv)
-        return @out.puts(@cli[:help]) || 0 if @cli[:help]
+        return 0 if help_printed?
 
         HtmlOutput.check!(@cli[:html])
         summary = comparison(target).call
@@ -36,6 +33,10 @@ module Mallard
       end
 
       private
+
+      def defaults
+        { json: false, repeat: 3, configs: nil }
+      end
 
       def comparison(target)
         run_dir = Run::Directory.create(command: "compare", out: @cli[:out])

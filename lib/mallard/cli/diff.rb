@@ -3,7 +3,7 @@
 module Mallard
   class CLI
     # mallard diff RUN_A RUN_B [--metric NAME] [--fail-over PCT] [--json]
-    class Diff
+    class Diff < Command
       BANNER = <<~TEXT.freeze
         Usage: mallard diff [options] RUN_A RUN_B
 
@@ -18,16 +18,9 @@ module Mallard
         64 bad usage or runs of different kinds, 66 not a mallard run.
       TEXT
 
-      def initialize(out:, err:, env:)
-        @out = out
-        @err = err
-        @env = env
-        @cli = { json: false }
-      end
-
       def run(argv)
         paths = parse(argv)
-        return @out.puts(@cli[:help]) || 0 if @cli[:help]
+        return 0 if help_printed?
 
         before, after = paths.map { |path| Run::Stored.open(path) }
         check_kinds(before, after)

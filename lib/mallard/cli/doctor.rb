@@ -3,7 +3,7 @@
 module Mallard
   class CLI
     # mallard doctor [PID | -- CMD ARGS]
-    class Doctor
+    class Doctor < Command
       BANNER = <<~TEXT
         Usage: mallard doctor [options] [PID]
                mallard doctor [options] -- CMD ARGS
@@ -14,16 +14,9 @@ module Mallard
         69 CMD failed to come up, 77 not permitted to read the process.
       TEXT
 
-      def initialize(out:, err:, env:)
-        @out = out
-        @err = err
-        @env = env
-        @options = { json: false, allocator: nil, wait: 2.0 }
-      end
-
       def run(argv)
         pid, command = parse(argv)
-        return @out.puts(@options[:help]) || 0 if @options[:help]
+        return 0 if help_printed?
 
         diagnosis = diagnose(pid, command)
         view(diagnosis).render(@out)
@@ -31,6 +24,10 @@ module Mallard
       end
 
       private
+
+      def defaults
+        { json: false, allocator: nil, wait: 2.0 }
+      end
 
       def parse(argv)
         separator = argv.index("--")
@@ -50,32 +47,32 @@ module Mallard
       def parser
         OptionParser.new do |opts|
           opts.banner = BANNER
-          opts.on("--json", "print one JSON object") { @options[:json] = true }
+          opts.on("--json", "print one JSON object") { @cli[:json] = true }
           opts.on("--allocator NAME", "with -- CMD: start CMD under this configuration and verify it") do |name|
-            @options[:allocator] = name
+            @cli[:allocator] = name
           end
           opts.on("--wait SECONDS", Float, "with -- CMD: let it run this long before looking (default 2)") do |s|
-            @options[:wait] = s
+            @cli[:wait] = s
           end
-          opts.on("-h", "--help", "show this help") { @options[:help] = opts.help }
+          opts.on("-h", "--help", "show this help") { @cli[:help] = opts.help }
         end
       end
 
       def validate(operands, command)
         raise UsageError, "doctor: give a PID or -- CMD, not both" if operands.any? && command.any?
         raise UsageError, "doctor: one PID at a time (got #{operands.join(' ')})" if operands.size > 1
-        raise UsageError, "doctor: --allocator goes with -- CMD" if command.empty? && @options[:allocator]
+        raise UsageError, "doctor: --allocator goes with -- CMD" if command.empty? && @cli[:allocator]
       end
 
       def diagnose(pid, command)
         doctor = Experiments::Doctor.new
         return doctor.diagnose(pid || Process.pid) if command.empty?
 
-        doctor.diagnose_command(command, allocator: @options[:allocator], settle: @options[:wait])
+        doctor.diagnose_command(command, allocator: @cli[:allocator], settle: @cli[:wait])
       end
 
       def view(diagnosis)
-        return Report::Json.new(diagnosis) if @options[:json]
+        return Report::Json.new(diagnosis) if @cli[:json]
 
         Report::DoctorTerminal.new(diagnosis, color: Report::Color.for(@out, env: @env))
       end

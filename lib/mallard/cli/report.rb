@@ -4,7 +4,7 @@ module Mallard
   class CLI
     # mallard report RUN_DIR [--json] [--html FILE]. Not named Report: inside CLI that name would shadow
     # Mallard::Report for every command that says Report::Json.
-    class ReportCommand
+    class ReportCommand < Command
       BANNER = <<~TEXT
         Usage: mallard report [options] RUN_DIR
 
@@ -14,16 +14,9 @@ module Mallard
         its summary: its soak runs are listed, to report one by one).
       TEXT
 
-      def initialize(out:, err:, env:)
-        @out = out
-        @err = err
-        @env = env
-        @cli = { json: false }
-      end
-
       def run(argv)
         path = parse(argv)
-        return @out.puts(@cli[:help]) || 0 if @cli[:help]
+        return 0 if help_printed?
 
         HtmlOutput.check!(@cli[:html])
         run = Run::Stored.open(path)

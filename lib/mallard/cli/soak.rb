@@ -3,7 +3,7 @@
 module Mallard
   class CLI
     # mallard soak DIR | mallard soak --url URL -- CMD | mallard soak --script FILE [-- ARGS]
-    class Soak
+    class Soak < Command
       BANNER = <<~TEXT.freeze
         Usage: mallard soak [options] TARGET
 
@@ -15,16 +15,13 @@ module Mallard
       TEXT
 
       def initialize(out:, err:, env:)
-        @out = out
-        @err = err
-        @env = env
+        super
         @measure = MeasureOptions.new
-        @cli = { json: false }
       end
 
       def run(argv)
         target = parse(argv)
-        return @out.puts(@cli[:help]) || 0 if @cli[:help]
+        return 0 if help_printed?
 
         HtmlOutput.check!(@cli[:html])
         run_dir = Run::Directory.create(command: "soak", out: @cli[:out])
