@@ -38,11 +38,7 @@ module Mallard
       # Servers are judged on the samples taken while load ran; with several processes on their
       # summed PSS, which counts shared pages once.
       def window
-        @window ||= begin
-          from = @phases["load_started_t"] || 0
-          to = @phases["load_finished_t"] || Float::INFINITY
-          @totals.select { |s| s["t"].between?(from, to) }
-        end
+        @window ||= LoadWindow.select(@totals, @phases)
       end
 
       def warmup_samples
