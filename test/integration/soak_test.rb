@@ -90,6 +90,22 @@ class SoakIntegrationTest < Minitest::Test
     assert_operator summary.dig("gc", "count"), :>=, 0, "the agent still records GC through RUBYOPT"
   end
 
+  def test_a_port_already_in_use_is_refused_rather_than_measured
+    busy = TCPServer.new("127.0.0.1", 0)
+    port = busy.addr[1]
+    reply = "HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n"
+    answering = Thread.new { loop { busy.accept.tap { |client| client.write(reply) }.close } }
+    _out, err, status = mallard("soak", "--url", "http://127.0.0.1:#{port}/", "--duration", "2",
+                                "--out", File.join(@tmp, "busy"), "--", "puma", "--bind", "tcp://127.0.0.1:#{port}",
+                                File.join(APPS, "hello", "config.ru"))
+
+    assert_equal 64, status.exitstatus
+    assert_match(%r{\Amallard: port in use: something already answers at http://127\.0\.0\.1:#{port}/}, err)
+  ensure
+    answering&.kill
+    busy&.close
+  end
+
   def test_the_built_in_client_says_that_it_is_the_one_measuring
     out_dir = File.join(@tmp, "ruby-client")
     out, err, status = mallard("soak", File.join(APPS, "stable"), "--ruby-client", "--duration", "3",

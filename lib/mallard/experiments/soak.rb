@@ -44,12 +44,21 @@ module Mallard
         @samples = Run::JsonlWriter.new(@run_dir.file("samples.jsonl"))
         @agent_log = Probe::AgentLog.new(@run_dir.file("agent.jsonl"))
         @subject = @target.command(env: subject_env, run_dir: @run_dir)
+        refuse_port_in_use
         write_meta
         @subject.start.wait_until_up(timeout: @options.boot_timeout) { @target.ready? }
         @phases[:up_t] = clock
         @phases[:diagnosis] = verify_allocator
         write_meta # now with the subject's PID, for anyone watching the run directory
         @sampler = Probe::Sampler.new(root_pid: @subject.pid, writer: @samples, clock: method(:clock))
+      end
+
+      # Something answering before the subject starts would be measured in its place.
+      def refuse_port_in_use
+        return unless @target.url && @target.ready?
+
+        raise UsageError, "port in use: something already answers at #{@target.url}; stop it, or put {port} " \
+                          "in --url and the command to get a free one"
       end
 
       def subject_env
