@@ -2,6 +2,7 @@
 
 require "fileutils"
 require "json"
+require_relative "../errors"
 
 module Mallard
   module Run
@@ -14,10 +15,21 @@ module Mallard
       attr_reader :path
 
       # @param out [String, nil] an explicit directory (--out); else a new one under root
+      # @raise [UsageError] when out already holds files: samples are appended, so reusing it would mix
+      #   two runs into one, and clearing it would destroy the earlier run
       def self.create(command:, out: nil, root: DEFAULT_ROOT, now: Time.now)
         path = out || unique(File.join(root, "#{now.strftime('%Y%m%d-%H%M%S')}-#{command}"))
+        refuse_occupied(path) if out
         FileUtils.mkdir_p(path)
         new(path)
+      end
+
+      private_class_method def self.refuse_occupied(path)
+        raise UsageError, "--out #{path} is a file; name a directory" if File.file?(path)
+        return unless File.directory?(path) && !Dir.empty?(path)
+
+        raise UsageError, "--out #{path} already holds files (an earlier run?); name a new or empty directory, " \
+                          "or remove it first"
       end
 
       def self.unique(base)

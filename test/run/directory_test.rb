@@ -1,0 +1,53 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "tmpdir"
+require "mallard/run/directory"
+
+class DirectoryTest < Minitest::Test
+  def setup
+    @tmp = Dir.mktmpdir("mallard-directory-test")
+  end
+
+  def teardown
+    FileUtils.remove_entry(@tmp)
+  end
+
+  def test_an_explicit_out_is_created_with_its_parents
+    out = File.join(@tmp, "a", "b")
+    run_dir = Mallard::Run::Directory.create(command: "soak", out: out)
+
+    assert File.directory?(out)
+    assert_equal out, run_dir.path
+  end
+
+  def test_an_empty_existing_out_is_used
+    assert_equal @tmp, Mallard::Run::Directory.create(command: "soak", out: @tmp).path
+  end
+
+  # Samples are appended: reusing a run's directory would splice two runs into one series.
+  def test_an_out_holding_an_earlier_run_is_refused_and_left_alone
+    File.write(File.join(@tmp, "samples.jsonl"), "{}\n")
+
+    error = assert_raises(Mallard::UsageError) { Mallard::Run::Directory.create(command: "soak", out: @tmp) }
+    assert_includes error.message, "already holds files"
+    assert_equal "{}\n", File.read(File.join(@tmp, "samples.jsonl"))
+  end
+
+  def test_an_out_that_is_a_file_is_refused
+    file = File.join(@tmp, "summary.json")
+    File.write(file, "{}")
+
+    error = assert_raises(Mallard::UsageError) { Mallard::Run::Directory.create(command: "soak", out: file) }
+    assert_includes error.message, "is a file"
+  end
+
+  def test_without_out_each_run_gets_a_new_directory
+    now = Time.at(0)
+    first = Mallard::Run::Directory.create(command: "soak", root: @tmp, now: now)
+    second = Mallard::Run::Directory.create(command: "soak", root: @tmp, now: now)
+
+    refute_equal first.path, second.path
+    assert second.path.end_with?("-2")
+  end
+end
