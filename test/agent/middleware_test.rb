@@ -2,6 +2,7 @@
 
 # The agent is self-contained, so its tests load only the agent, not the whole gem.
 require "minitest/autorun"
+require "json"
 require "mallard/agent/recorder"
 require "mallard/agent/middleware"
 
@@ -49,6 +50,11 @@ class AgentMiddlewareTest < Minitest::Test
     @recorder = Mallard::Agent::Recorder.new(path: File::NULL)
   end
 
+  # The interval's record as the agent file will hold it.
+  def taken
+    JSON.parse(@recorder.take, symbolize_names: true)
+  end
+
   def serve(body, app_pause: 0)
     app = lambda do |_env|
       sleep app_pause
@@ -68,7 +74,7 @@ class AgentMiddlewareTest < Minitest::Test
   def test_an_array_body_is_returned_untouched_and_counted
     body = %w[a b c]
     response = Middleware.new(->(_env) { [200, {}, body] }, recorder: @recorder).call({})
-    record = @recorder.take
+    record = taken
 
     assert_same body, response[2], "servers treat arrays specially; it must reach them as it is"
     assert_equal [3], record[:chunks]
@@ -83,7 +89,7 @@ class AgentMiddlewareTest < Minitest::Test
 
   def test_counts_the_chunks_the_body_yields
     written = write_out(serve(ChunkBody.new(7)))
-    record = @recorder.take
+    record = taken
 
     assert_equal 7, written.size
     assert_equal 1, record[:requests]
@@ -92,7 +98,7 @@ class AgentMiddlewareTest < Minitest::Test
 
   def test_in_app_time_excludes_the_time_spent_in_the_body
     write_out(serve(ChunkBody.new(4, pause: 0.05), app_pause: 0.02))
-    record = @recorder.take
+    record = taken
 
     assert_operator record[:in_app_ms].first, :>=, 20
     assert_operator record[:in_app_ms].first, :<, 150, "in-app time includes the body's iteration"
@@ -112,21 +118,21 @@ class AgentMiddlewareTest < Minitest::Test
     proxy = serve(body)[2]
     iterate(proxy)
 
-    assert_equal 0, @recorder.take[:requests], "recorded before the server closed the body"
+    assert_equal 0, taken[:requests], "recorded before the server closed the body"
     proxy.close
     proxy.close
 
     assert_equal %i[closed closed], body.log.grep(:closed)
-    assert_equal 1, @recorder.take[:requests]
+    assert_equal 1, taken[:requests]
   end
 
   def test_a_body_without_close_is_recorded_when_iteration_ends
     proxy = serve(UnclosableBody.new)[2]
     iterate(proxy)
 
-    assert_equal [3], @recorder.take[:chunks]
+    assert_equal [3], taken[:chunks]
     proxy.close # servers still close what answers close; the request is not counted twice
-    assert_equal 1, @recorder.take[:requests]
+    assert_equal 1, taken[:requests]
   end
 
   def test_forwards_to_path_so_servers_can_still_sendfile
@@ -144,7 +150,7 @@ class AgentMiddlewareTest < Minitest::Test
     proxy.to_path
     proxy.close
 
-    assert_equal [0], @recorder.take[:chunks]
+    assert_equal [0], taken[:chunks]
   end
 
   def test_answers_each_call_and_to_ary_only_as_the_wrapped_body_does
@@ -162,7 +168,7 @@ class AgentMiddlewareTest < Minitest::Test
 
   def test_an_array_taken_whole_counts_its_elements_as_chunks
     assert_equal %w[a b c], serve(%w[a b c])[2].to_ary
-    assert_equal [3], @recorder.take[:chunks]
+    assert_equal [3], taken[:chunks]
   end
 
   def test_without_a_recorder_the_response_is_left_untouched
@@ -176,17 +182,17 @@ class AgentMiddlewareTest < Minitest::Test
     threads = Array.new(8) { Thread.new { 250.times { write_out(serve(%w[a b])) } } }
     threads.each(&:join)
 
-    assert_equal 2000, @recorder.take[:requests]
+    assert_equal 2000, taken[:requests]
   end
 
   def test_a_busy_interval_is_sampled_down_to_the_cap_and_says_so
     2500.times { write_out(serve(%w[x])) }
-    record = @recorder.take
+    record = taken
 
     assert_equal 2500, record[:requests]
     assert_equal Mallard::Agent::Recorder::SAMPLE_CAP, record[:in_app_ms].size
     assert_equal Mallard::Agent::Recorder::SAMPLE_CAP, record[:chunks].size
     assert_equal Mallard::Agent::Recorder::SAMPLE_CAP, record[:requests_sampled]
-    refute @recorder.take.key?(:requests_sampled), "the next interval starts a new sample"
+    refute taken.key?(:requests_sampled), "the next interval starts a new sample"
   end
 end

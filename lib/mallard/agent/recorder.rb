@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require "json"
 require_relative "gc_snapshot"
+require_relative "record_line"
 
 module Mallard
   module Agent
@@ -31,18 +31,15 @@ module Mallard
         reset
       end
 
-      # The request path: a counter and an array push under the lock. Past sample_cap requests in
-      # one interval it becomes a reservoir sample, so the record still represents the whole interval.
+      # The request path: counters and three stores into a preallocated buffer, under the lock. Past
+      # sample_cap requests in one interval it becomes a reservoir sample, so the record still represents
+      # the whole interval.
       def record(in_app_ms, body_ms, chunks)
         @lock.synchronize do
           @requests += 1
           @seen += 1
-          if @seen <= @sample_cap
-            @samples.push(in_app_ms, body_ms, chunks)
-          else
-            slot = @random.rand(@seen)
-            replace(slot * FIELDS, in_app_ms, body_ms, chunks) if slot < @sample_cap
-          end
+          slot = @seen <= @sample_cap ? @seen - 1 : @random.rand(@seen)
+          store(slot * FIELDS, in_app_ms, body_ms, chunks) if slot < @sample_cap
         end
       end
 
@@ -87,31 +84,36 @@ module Mallard
         start if was_running
       end
 
-      # Drains what was recorded since the previous record into a new record (a Hash).
+      # Drains what was recorded since the previous record into a JSON line (see RecordLine), valid until
+      # the next take. The two buffers swap under the lock, so app threads go on recording into one while
+      # this reads the other, which nothing writes to until the next take.
       def take
-        fresh = []
-        requests, seen, samples = @lock.synchronize do
-          taken = [@requests, @seen, @samples]
-          @seen = 0
-          @samples = fresh
-          taken
+        @taking.synchronize do
+          requests, seen = @lock.synchronize do
+            @buffer, @spare = @spare, @buffer
+            taken = [@requests, @seen]
+            @seen = 0
+            taken
+          end
+          @line.build(time: Process.clock_gettime(Process::CLOCK_MONOTONIC) - @origin, pid: Process.pid,
+                      gc_stat: GcSnapshot.take(GC.stat(@stat)), requests: requests, samples: @spare,
+                      count: [seen, @sample_cap].min, sampled: seen > @sample_cap)
         end
-        build(requests, seen, samples)
       end
 
       def flush
-        append("#{JSON.generate(take)}\n")
+        append(take)
       rescue StandardError => e
         warn_once(e)
       end
 
       private
 
-      # Element by element: a slice assignment would allocate an array on every request past the cap.
-      def replace(at, in_app_ms, body_ms, chunks)
-        @samples[at] = in_app_ms
-        @samples[at + 1] = body_ms
-        @samples[at + 2] = chunks
+      # Element by element: a slice assignment would allocate an array on every request.
+      def store(at, in_app_ms, body_ms, chunks)
+        @buffer[at] = in_app_ms
+        @buffer[at + 1] = body_ms
+        @buffer[at + 2] = chunks
       end
 
       def reset
@@ -120,7 +122,14 @@ module Mallard
         @random = Random.new # not Kernel#rand: the app's seeded sequence must not move
         @requests = 0
         @seen = 0
-        @samples = []
+        # Two buffers for the life of the process, each overwritten every other interval. A fresh array per
+        # interval lives long enough (0.5 s of the app's minor GCs) to be promoted, and then waits as old
+        # garbage for a major GC: the agent would inflate the very memory it watches (see RecordLine).
+        @buffer = Array.new(@sample_cap * FIELDS)
+        @spare = Array.new(@sample_cap * FIELDS)
+        @taking = Mutex.new
+        @line = RecordLine.new
+        @stat = {}
         @stopping = false
       end
 
@@ -134,16 +143,6 @@ module Mallard
           @wake.wait(@lock, @interval) unless @stopping
           @stopping
         end
-      end
-
-      def build(requests, seen, samples)
-        rows = samples.each_slice(FIELDS).map { |in_app, body, chunks| [in_app.round(3), body&.round(3), chunks] }
-        in_app_ms, body_ms, chunks = rows.empty? ? [[], [], []] : rows.transpose
-        record = { kind: "agent", t: (Process.clock_gettime(Process::CLOCK_MONOTONIC) - @origin).round(6),
-                   pid: Process.pid, gc: GcSnapshot.take, requests: requests,
-                   in_app_ms: in_app_ms, body_ms: body_ms, chunks: chunks }
-        record[:requests_sampled] = rows.size if seen > @sample_cap
-        record
       end
 
       # Opened per record rather than kept open: a descriptor shared across fork or closed by the
