@@ -64,6 +64,16 @@ class RunDiffTest < Minitest::Test
     assert_operator different.fdiv(SIMULATIONS), :<=, 0.07, "A/A called different #{different} times in #{SIMULATIONS}"
   end
 
+  # Precise enough to tell a 0.5% rise from zero, and still no difference: it lies inside the ±1% band.
+  def test_a_precisely_measured_half_percent_shift_is_within_noise
+    random = Random.new(7)
+    before = ar1(120, phi: 0.5, random: random, spread: 0.0005)
+    row = steady_row(before, before.map { |value| value * 1.005 })
+
+    assert_operator row[:ci][0], :>, 0
+    refute row[:significant], row.inspect
+  end
+
   def test_batches_are_a_third_of_the_samples_up_to_ten
     assert_equal 2, RunDiff.batch_means(Array.new(7, 1.0)).size
     assert_equal 5, RunDiff.batch_means(Array.new(16, 1.0)).size

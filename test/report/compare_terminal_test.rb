@@ -16,6 +16,14 @@ class CompareTerminalTest < Minitest::Test
     assert_match(/^  jemalloc\s+93\.5 MB .*no detectable difference/, text)
   end
 
+  def test_a_change_told_from_zero_but_inside_the_noise_band_says_so
+    summary = JSON.parse(JSON.generate(SUMMARY))
+    jemalloc = summary["configs"].find { |config| config["name"] == "jemalloc" }
+    jemalloc["vs_baseline"].merge!("rss_pct" => -0.5, "rss_pct_ci" => [-0.8, -0.2], "significant" => false)
+
+    assert_match(/^  jemalloc\s+93\.5 MB .*not clear of ±1% noise/, render(summary))
+  end
+
   def test_recommendation_with_deploy_snippets
     text = render(SUMMARY)
 

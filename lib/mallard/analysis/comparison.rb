@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "statistics"
+require_relative "significance"
 
 module Mallard
   module Analysis
@@ -9,7 +10,7 @@ module Mallard
     # Changes are ratios (jemalloc uses 0.82 × glibc's memory), and run-to-run noise is roughly proportional to
     # the level, so every figure is worked on log values: the % change is exp(mean log a - mean log b) - 1, and
     # its 95% interval is Welch's t interval for that difference of means (unequal variances, Welch-Satterthwaite
-    # df), mapped back the same way. `significant` means the interval excludes 0.
+    # df), mapped back the same way. `significant` means the interval lies wholly beyond ±1% (Significance).
     #
     # Why not the percentile bootstrap: with 3 repeats per arm a resample can only reshuffle the 3 values it
     # was shown, so its interval reflects the spread of those 3 (and has at most 10 distinct means to draw),
@@ -70,16 +71,16 @@ module Mallard
       end
 
       # Zero spread in both arms gives Welch's interval as the bare point, so identical values are "no change"
-      # and distinct constant values are significant, without dividing by a zero standard error.
+      # and distinct constant values are significant once they differ by more than the noise band, without
+      # dividing by a zero standard error.
       def change(values, reference)
         logs = logs(values)
         reference_logs = logs(reference)
         return NO_CHANGE unless logs && reference_logs
 
-        interval = Statistics.welch_ci(logs, reference_logs, level: LEVEL)
-        { pct: percent(Statistics.mean(logs) - Statistics.mean(reference_logs)),
-          ci: interval&.map { |bound| percent(bound) },
-          significant: !interval.nil? && (interval[0].positive? || interval[1].negative?) }
+        interval = Statistics.welch_ci(logs, reference_logs, level: LEVEL)&.map { |bound| percent(bound) }
+        { pct: percent(Statistics.mean(logs) - Statistics.mean(reference_logs)), ci: interval,
+          significant: Significance.significant?(interval) }
       end
 
       def summary(values)

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "statistics"
+require_relative "significance"
 
 module Mallard
   module Analysis
@@ -9,7 +10,7 @@ module Mallard
     #
     # As in Comparison, changes are ratios worked on logs: the change is exp(mean log B - mean log A) - 1, and its
     # interval is Welch's t interval for that difference, mapped back the same way. `significant` means the
-    # interval excludes 0. What the logs are taken of:
+    # interval lies wholly beyond ±1% (Significance). What the logs are taken of:
     # - compare vs compare, per configuration measured in both: the repeats' figures (summary rows[].runs[]).
     # - soak vs soak, steady memory: a soak has no repeats, so the spread comes from within each run — its steady
     #   window (after warm-up) cut into k contiguous batches, k = n/3 up to 10, and the logs of their means.
@@ -124,11 +125,8 @@ module Mallard
         pct = percent(Statistics.mean(b) - Statistics.mean(a))
         interval = Statistics.welch_ci(b, a, level: LEVEL)
         note = without_interval || single_note(before, after) unless interval
-        { pct: pct, ci: interval&.map { |bound| percent(bound) }, significant: excludes_zero?(interval), note: note }
-      end
-
-      def excludes_zero?(interval)
-        !interval.nil? && (interval[0].positive? || interval[1].negative?)
+        ci = interval&.map { |bound| percent(bound) }
+        { pct: pct, ci: ci, significant: Significance.significant?(ci), note: note }
       end
 
       # `worse` is the direction alone; whether it matters is `significant`'s and the threshold's business.
@@ -169,7 +167,7 @@ module Mallard
                change, threshold_pct, more)
       end
 
-      private_class_method :batched, :too_few, :change, :excludes_zero?, :judged, :single_note, :loggable?, :percent,
+      private_class_method :batched, :too_few, :change, :judged, :single_note, :loggable?, :percent,
                            :measured, :column, :failure_reason
     end
   end

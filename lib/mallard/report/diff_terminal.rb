@@ -44,7 +44,7 @@ module Mallard
 
       def verdict(row)
         return row["note"].to_s unless row["ci"]
-        return "no detectable difference" unless row["significant"]
+        return no_change(row["ci"]) unless row["significant"]
 
         row["worse"] ? @color.red("significant: worse") : @color.green("significant: better")
       end

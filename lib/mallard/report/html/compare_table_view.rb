@@ -4,9 +4,10 @@ module Mallard
   module Report
     class Html
       # The comparison's verdict table, as the terminal shows it: per configuration the median of its
-      # repeats with 95% intervals, and the change against the baseline when the interval excludes zero.
+      # repeats with 95% intervals, and the change against the baseline when its interval lies beyond ±1%.
       class CompareTableView < View
         include Units
+        NOISE_PCT = format("%g", Analysis::Significance::NOISE_PCT)
         HEADERS = ["Configuration", "Steady memory (MB)", "vs baseline", "Peak RSS", "req/s", "vs baseline",
                    "p99 ms", "Errors"].freeze
 
@@ -18,7 +19,8 @@ module Mallard
 
         template <<~'ERB'
           <p><%= metric_name %> per configuration, median of repeats with 95% intervals; changes against
-          <strong><%= @summary["baseline"] %></strong>, called a difference only when the interval excludes zero.</p>
+          <strong><%= @summary["baseline"] %></strong>, called a difference only when the whole interval lies beyond
+          ±<%= NOISE_PCT %>%.</p>
           <table class="verdict-table">
           <thead><tr><%- HEADERS.each do |header| -%><th scope="col"><%= header %></th><%- end -%></tr></thead>
           <tbody>
