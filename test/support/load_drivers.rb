@@ -1,7 +1,41 @@
 # frozen_string_literal: true
 
-# What the wrk and built-in-client tests share: both drivers answer to the same checks.
+# What the wrk and built-in-client tests share: both drivers answer to the same checks. A test class
+# including this defines `driver(**options)`, a driver for its server, and `tool_name`.
 module LoadDrivers
+  def test_reports_requests_with_a_rate_consistent_with_its_duration
+    bounded do
+      result = driver(duration: 1, requests: 100_000).start.result
+
+      assert_equal tool_name, result.tool
+      assert_operator result.requests, :>, 0
+      assert_in_delta result.requests / result.duration_s, result.rps, 0.001
+      assert_in_delta 1.0, result.duration_s, 0.5
+      assert_equal({ "200" => result.requests }, result.status_codes)
+      assert_equal 0, result.errors_total
+      refute result.interrupted
+      assert_latencies_ordered result.latency_ms
+    end
+  end
+
+  def test_measures_the_latency_of_a_slow_path
+    bounded do
+      result = driver(paths: ["/slow"], duration: 3, requests: 20, concurrency: 2).start.result
+
+      assert_operator result.latency_ms[:p50], :>=, 50
+      assert_latencies_ordered result.latency_ms
+    end
+  end
+
+  def test_result_survives_a_json_round_trip
+    bounded do
+      result = driver(paths: ["/", "/missing"], duration: 1, requests: 100).start.result
+
+      assert_equal result, Mallard::Probe::LoadResult.from_h(JSON.parse(JSON.generate(result.to_h)))
+      assert_equal result, Mallard::Probe::LoadResult.from_h(result.to_h)
+    end
+  end
+
   def bounded(&)
     Timeout.timeout(Processes::TEST_TIMEOUT, &)
   end
