@@ -9,9 +9,10 @@ module Mallard
     # Why not a Hash and JSON.generate: the agent thread builds its record while the app keeps the GVL and
     # runs minor GCs, often a dozen before the record is written. Objects held that long are promoted to the
     # old generation, and once dropped they wait for a major GC, which a steady app may not run for tens of
-    # seconds. Three 500-element arrays, 500 row arrays and a 10 KB string per interval were, under Puma, a
-    # creep of about 40 KB a second that looked like the app's own. Here only the one long-lived String and
-    # the caller's long-lived buffer are held; each number's text is garbage as soon as it is appended.
+    # seconds. Three 500-element arrays, 500 row arrays and a 10 KB string per interval were, under a one-thread
+    # Puma, a creep of about 1 MB per 100,000 requests that looked like the app's own (bench/agent_memory.rb).
+    # Here only the one long-lived String and the caller's long-lived buffers are held; each number's text is
+    # garbage as soon as it is appended.
     class RecordLine
       def initialize
         @line = +""
