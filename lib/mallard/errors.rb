@@ -22,6 +22,16 @@ module Mallard
     def exit_status = 77
   end
 
+  # A run that is no measurement (most of its requests failed), or one this mallard cannot read faithfully.
+  class FailedMeasurement < Error
+    def exit_status = 65
+  end
+
+  # The run directory stopped taking writes (a full or read-only disk): what was written before is kept.
+  class WriteFailed < Error
+    def exit_status = 74
+  end
+
   # A subject mallard started died or never came up. Carries its last lines of output.
   class SubjectFailed < Error
     attr_reader :output_tail

@@ -8,7 +8,7 @@ require "net/http"
 require "socket"
 require "timeout"
 require "tmpdir"
-require "mallard/agent/rackup"
+require "mallard/target/rackup"
 
 # The agent inside a real Puma, single and clustered, started the way mallard starts a subject:
 # RUBYOPT loads the agent, the generated rackup puts the middleware in front of the user's app.
@@ -136,7 +136,7 @@ class AgentPumaTest < Minitest::Test
   # Returns the port once Puma listens and all its workers have booted.
   def start_puma(workers:)
     port = free_port
-    rackup = Mallard::Agent::Rackup.write(File.join(@dir, "mallard.ru"), app_config_ru: File.join(APP_DIR, "config.ru"))
+    rackup = Mallard::Target::Rackup.write(File.join(@dir, "mallard.ru"), app_config_ru: File.join(APP_DIR, "config.ru"))
     @pid = @master = Process.spawn(agent_env, Gem.ruby, puma_bin, "-b", "tcp://127.0.0.1:#{port}", "-t", "1:4",
                                    "-w", workers.to_s, rackup, chdir: APP_DIR, pgroup: true, %i[out err] => @log)
     wait_until("puma to listen") { listening?(port) }

@@ -15,11 +15,12 @@ class RecommendationTest < Minitest::Test
   # Three repeats spread ±1% around each level.
   def row(name, rss:, rps: 500.0, p99: 40.0, processes: 1, **attributes)
     runs = SPREAD.map do |factor|
-      { "steady_rss_kb" => rss * factor, "steady_pss_kb" => rss * factor / 2, "peak_rss_kb" => rss * 1.1,
-        "rps" => rps * factor, "p50_ms" => 10.0, "p99_ms" => p99 * factor, "errors" => 0, "processes" => processes }
+      Mallard::Summary::RunFigures.new(steady_rss_kb: rss * factor, steady_pss_kb: rss * factor / 2,
+                                       peak_rss_kb: rss * 1.1, rps: rps * factor, p50_ms: 10.0, p99_ms: p99 * factor,
+                                       errors: 0, processes: processes, problems: [])
     end
-    { "name" => name, "available" => true, "verified" => true, "failed" => nil, "runs" => runs }
-      .merge(attributes.transform_keys(&:to_s))
+    Mallard::Summary::Row.new(name: name, available: true, verified: true, failed: nil, runs: runs, invalid_runs: [],
+                              **attributes)
   end
 
   def recommend(*rows, **options)

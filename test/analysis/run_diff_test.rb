@@ -1,9 +1,13 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "json"
 
 class RunDiffTest < Minitest::Test
   RunDiff = Mallard::Analysis::RunDiff
+  Summary = Mallard::Summary
+  SINGLE_RUN = Mallard::Analysis::Change::SINGLE_RUN
+  STORED_COMPARE = File.expand_path("../fixtures/runs/compare/summary.json", __dir__)
 
   SIMULATIONS = 1000
 
@@ -22,10 +26,10 @@ class RunDiffTest < Minitest::Test
   end
 
   def soak(steady, rps: 500.0, p99: 40.0, peak: nil, processes: 1)
-    { summary: { "memory" => { "steady_rss_kb" => Mallard::Analysis::Statistics.median(steady),
-                               "peak_rss_kb" => peak || steady.max, "processes" => processes },
-                 "load" => { "rps" => rps, "latency_ms" => { "p99" => p99 } } },
-      steady: steady }
+    memory = Summary::Memory.new(steady_rss_kb: Mallard::Analysis::Statistics.median(steady),
+                                 peak_rss_kb: peak || steady.max, processes: processes)
+    load = Summary::Load.new(rps: rps, latency_ms: Summary::Percentiles.new(p99: p99))
+    { summary: Summary::Soak.new(kind: "soak", memory: memory, load: load), steady: steady }
   end
 
   def steady_row(before, after)
@@ -98,7 +102,7 @@ class RunDiffTest < Minitest::Test
     assert_nil row[:ci]
     refute row[:significant]
     assert row[:worse], "fewer requests per second is worse"
-    assert_equal RunDiff::SINGLE_RUN, row[:note]
+    assert_equal SINGLE_RUN, row[:note]
   end
 
   def test_comparisons_are_diffed_per_configuration_in_both
@@ -121,8 +125,24 @@ class RunDiffTest < Minitest::Test
     result = RunDiff.compares(compare_summary({ "glibc" => [100_000] }), compare_summary({ "glibc" => [150_000] }),
                               metric: "steady_rss_kb")
 
-    assert_equal RunDiff::SINGLE_RUN, result[:rows].first[:note]
+    assert_equal SINGLE_RUN, result[:rows].first[:note]
     refute result[:rows].first[:significant]
+  end
+
+  # A stored comparison against itself: every configuration in both, and nothing changed.
+  def test_a_stored_comparison_diffed_with_itself_changes_nothing
+    stored = Summary::Compare.from_h(JSON.parse(File.read(STORED_COMPARE)))
+    result = RunDiff.compares(stored, stored, metric: RunDiff.default_metric("compare", stored, stored))
+
+    assert_equal(stored.rows.map(&:name), result[:rows].map { |row| row[:name] })
+    result[:rows].each do |row|
+      assert_in_delta 0, row[:pct], 1e-9
+      refute row[:significant], row.inspect
+      refute row[:worse]
+      assert_equal row[:a], row[:b]
+    end
+    assert_equal [[], []], [result[:only_in_a], result[:only_in_b]]
+    refute RunDiff.fail_over(result, 0)[:failed]
   end
 
   def test_fail_over_needs_the_whole_interval_worse_than_the_threshold
@@ -168,7 +188,8 @@ class RunDiffTest < Minitest::Test
 
     assert_equal "steady_rss_kb", RunDiff.default_metric("soak", one, one)
     assert_equal "steady_pss_kb", RunDiff.default_metric("soak", one, workers)
-    assert_equal "steady_pss_kb", RunDiff.default_metric("compare", { "metric" => "steady_pss_kb" }, {})
+    assert_equal "steady_pss_kb",
+                 RunDiff.default_metric("compare", Summary::Compare.new(metric: "steady_pss_kb"), Summary::Compare.new)
   end
 
   private
@@ -176,11 +197,11 @@ class RunDiffTest < Minitest::Test
   def compare_summary(memory_by_config, rps: nil)
     rows = memory_by_config.map do |name, values|
       runs = values.each_with_index.map do |kb, i|
-        { "steady_rss_kb" => kb, "steady_pss_kb" => kb * 0.6, "peak_rss_kb" => kb * 1.2,
-          "rps" => rps ? rps[i] : 500.0, "p99_ms" => 40.0 }
+        Summary::RunFigures.new(steady_rss_kb: kb, steady_pss_kb: kb * 0.6, peak_rss_kb: kb * 1.2,
+                                rps: rps ? rps[i] : 500.0, p99_ms: 40.0)
       end
-      { "name" => name, "runs" => runs }
+      Summary::Row.new(name: name, runs: runs)
     end
-    { "kind" => "compare", "metric" => "steady_rss_kb", "rows" => rows }
+    Summary::Compare.new(kind: "compare", metric: "steady_rss_kb", rows: rows)
   end
 end

@@ -1,18 +1,23 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "json"
 
-# The summary computed from raw records as a run directory stores them (string keys).
+# The summary computed from a run model whose records were parsed as a run directory stores them (string keys,
+# through Run.record), and from a stored run read back whole.
 class SoakSummaryTest < Minitest::Test
-  PHASES = { "status" => "complete", "load_started_t" => 1.0, "load_finished_t" => 21.0 }.freeze
+  Run = Mallard::Run
+  SoakSummary = Mallard::Analysis::SoakSummary
+
+  LEAKY = File.expand_path("../fixtures/runs/soak-leaky", __dir__)
 
   def test_a_steady_leak_against_counted_requests_is_growing
-    summary = summarize(totals { |i| { "rss_kb" => 50_000 + (400 * i), "requests" => 1000 * i } })
+    verdict = summarize(totals { |i| { "rss_kb" => 50_000 + (400 * i), "requests" => 1000 * i } }).verdict
 
-    assert_equal "growing", summary.dig(:verdict, :memory)
-    assert_in_delta 400, summary.dig(:verdict, :slope_kb_per_1k_requests), 1
-    assert_equal "agent", summary.dig(:verdict, :requests_source)
-    assert_equal "rss_kb", summary.dig(:verdict, :metric)
+    assert_equal "growing", verdict.memory
+    assert_in_delta 400, verdict.slope_kb_per_1k_requests, 1
+    assert_equal "agent", verdict.requests_source
+    assert_equal "rss_kb", verdict.metric
   end
 
   def test_several_processes_are_judged_on_summed_pss
@@ -21,50 +26,97 @@ class SoakSummaryTest < Minitest::Test
                             "requests" => 500 * i }
                         end)
 
-    assert_equal "pss_kb", summary.dig(:verdict, :metric)
-    assert_equal "plateaued", summary.dig(:verdict, :memory)
+    assert_equal "pss_kb", summary.verdict.metric
+    assert_equal "plateaued", summary.verdict.memory
+    assert_equal "pss_kb", summary.memory.metric
+    assert_equal 90_000, summary.memory.steady_kb
   end
 
   def test_without_agent_counts_requests_are_estimated_from_the_load_rate
-    summary = summarize(totals { |_i| { "rss_kb" => 60_000 } }, load: { "rps" => 100.0, "requests" => 2000 })
+    summary = summarize(totals { |_i| { "rss_kb" => 60_000 } }, load: load_result(requests: 2000))
 
-    assert_equal "estimated from the load tool's average rate", summary.dig(:verdict, :requests_source)
+    assert_in_delta 100.0, summary.load.rps
+    assert_equal "estimated from the load tool's average rate", summary.verdict.requests_source
   end
 
   def test_samples_outside_the_load_window_do_not_count
     before = { "kind" => "total", "t" => 0.5, "rss_kb" => 999_999, "pss_kb" => 1, "processes" => 1 }
     summary = summarize([before] + totals { |i| { "rss_kb" => 50_000, "requests" => 100 * i } })
 
-    assert_equal 50_000, summary.dig(:memory, :steady_rss_kb)
-    assert_equal 999_999, summary.dig(:memory, :peak_rss_kb), "the peak is the peak, whenever it happened"
+    assert_equal 50_000, summary.memory.steady_rss_kb
+    assert_equal 999_999, summary.memory.peak_rss_kb, "the peak is the peak, whenever it happened"
   end
 
   def test_app_figures_and_flags_from_agent_records
     agent = [{ "kind" => "agent", "t" => 5.0, "pid" => 1, "requests" => 3,
                "in_app_ms" => [0.2, 0.3, 0.4], "body_ms" => [30.0, 31.0, nil], "chunks" => [300, 300, 1] }]
-    load = { "latency_ms" => { "p50" => 40.0 } }
-    app = summarize(totals { |i| { "rss_kb" => 1, "requests" => i } }, agent: agent, load: load)[:app]
+    app = summarize(totals { |i| { "rss_kb" => 1, "requests" => i } }, agent: agent,
+                                                                       load: load_result(latency_ms: { p50: 40.0 })).app
 
-    assert_equal 0.3, app.dig(:in_app_ms, :p50)
-    assert_equal 30.5, app.dig(:body_ms, :p50), "an Array body's nil write time is left out"
-    assert_equal 300, app.dig(:chunks_per_response, :p50)
-    assert_equal 2, app[:flags].size
+    assert_in_delta 0.3, app.in_app_ms.p50
+    assert_in_delta 30.5, app.body_ms.p50, 1e-9, "an Array body's nil write time is left out"
+    assert_equal 300, app.chunks_per_response["p50"]
+    assert_equal 2, app.flags.size
   end
 
   def test_gc_counts_are_deltas_per_process_summed
     agent = [gc_record(1, 1.0, 10, 5), gc_record(1, 20.0, 30, 105), gc_record(2, 1.0, 0, 0), gc_record(2, 20.0, 4, 10)]
-    gc = summarize(totals { |_i| { "rss_kb" => 1 } }, agent: agent)[:gc]
+    gc = summarize(totals { |_i| { "rss_kb" => 1 } }, agent: agent).gc
 
-    assert_equal 24, gc[:count]
-    assert_equal 110, gc[:time_ms]
-    assert_in_delta 110 / 38_000.0, gc[:share_of_wall], 1e-4
+    assert_equal 24, gc.count
+    assert_equal 110, gc.time_ms
+    assert_in_delta 110 / 38_000.0, gc.share_of_wall, 1e-4
   end
 
   def test_an_empty_run_still_summarises
-    summary = Mallard::Analysis::SoakSummary.new(meta: {}, samples: [], agent: [], load: nil, run_dir: "x").to_h
+    run = Run::SoakRun.new(path: "x", meta: Run::Meta.new, totals: [], processes: [], agent: [], load: nil,
+                           skipped: 0)
+    summary = SoakSummary.call(run)
 
-    assert_equal "inconclusive", summary.dig(:verdict, :memory)
-    assert_nil summary.dig(:memory, :steady_rss_kb)
+    assert_equal "inconclusive", summary.verdict.memory
+    assert_nil summary.memory.steady_rss_kb
+    assert_nil summary.series.rps, "a series not measured is not zeros"
+  end
+
+  # Most requests failed: the run measured the failures, not the app, so it has no verdict to give.
+  def test_a_run_over_the_error_limit_is_a_failed_measurement_without_a_verdict
+    failing = load_result(requests: 100, errors: { status: 90, connect: 5 })
+    summary = summarize(totals { |i| { "rss_kb" => 50_000 + (400 * i), "requests" => 10 * i } }, load: failing)
+
+    assert_equal "failed", summary.status
+    assert_equal "errors", summary.cause
+    assert_nil summary.verdict
+    assert_equal 65, summary.outcome.exit_status
+    assert_operator summary.load.error_pct, :>, SoakSummary::DEFAULT_MAX_ERROR_PCT
+    assert_includes summary.reason, "(95 of 105"
+  end
+
+  def test_errors_within_the_limit_the_run_asked_for_keep_the_verdict
+    failing = load_result(requests: 100, errors: { status: 5 })
+    samples = totals { |i| { "rss_kb" => 50_000, "requests" => 10 * i } }
+    summary = summarize(samples, load: failing, options: { max_error_pct: 10.0 })
+
+    assert_equal "complete", summary.status
+    refute_nil summary.verdict
+  end
+
+  # A stored run read back whole gives the verdict the run itself wrote.
+  def test_a_stored_run_recomputes_its_own_verdict
+    run = Run::SoakReader.read(Run::Directory.new(LEAKY))
+    summary = SoakSummary.call(run)
+
+    assert_equal run.summary.verdict.memory, summary.verdict.memory
+    assert_equal run.summary.memory.peak_rss_kb, summary.memory.peak_rss_kb
+    assert_equal run.totals.size, summary.memory.samples
+    assert_equal "complete", summary.status
+    assert_equal run.path, summary.run_dir
+  end
+
+  # summary.json holds exactly what the views read live.
+  def test_a_summary_reloads_from_its_json_as_the_same_value
+    summary = SoakSummary.call(Run::SoakReader.read(Run::Directory.new(LEAKY)))
+
+    assert_equal summary, Mallard::Summary::Soak.from_h(JSON.parse(JSON.generate(summary.to_h)))
   end
 
   private
@@ -80,8 +132,18 @@ class SoakSummaryTest < Minitest::Test
                                                               "major_gc_count" => 0, "time_ms" => time_ms } }
   end
 
-  def summarize(samples, agent: [], load: nil)
-    meta = { "target" => { "kind" => "rack" }, "phases" => PHASES }
-    Mallard::Analysis::SoakSummary.new(meta: meta, samples: samples, agent: agent, load: load, run_dir: "x").to_h
+  def load_result(requests: 800, errors: {}, latency_ms: { p50: 10.0, p99: 40.0 })
+    Mallard::Probe::LoadResult.build(tool: "wrk", requests: requests, duration_s: 20.0, errors: errors,
+                                     latency_ms: latency_ms)
+  end
+
+  def summarize(samples, agent: [], load: nil, options: {})
+    records = (samples + agent).filter_map { |hash| Run.record(hash) }.group_by(&:first)
+    of = ->(kind) { records.fetch(kind, []).map(&:last).sort_by(&:t) }
+    phases = Run::Phases.new(load_started_t: 1.0, load_finished_t: 21.0, outcome: Run::Outcome.complete)
+    meta = Run::Meta.new(target: Run::TargetInfo.new(kind: "rack"), options: options, phases: phases)
+    run = Run::SoakRun.new(path: "x", meta: meta, totals: of.call("total"), processes: of.call("memory"),
+                           agent: of.call("agent"), load: load, skipped: 0)
+    SoakSummary.call(run)
   end
 end

@@ -10,16 +10,18 @@ module Mallard
 
       module_function
 
+      # @param agent_records [Array<Run::AgentRecord>]
       # @param script [Boolean] a script is measured from its start, a server from its first record
+      # @return [Summary::Gc, nil]
       def call(agent_records, script:)
-        by_pid = agent_records.select { |r| r["gc"] }.group_by { |r| r["pid"] }.values
+        by_pid = agent_records.select(&:gc).group_by(&:pid).values
         return if by_pid.empty?
 
-        starts = by_pid.map { |records| records.first["gc"] }
-        lasts = by_pid.map { |records| records.last["gc"] }
-        figures = COUNTERS.to_h { |key| [key.to_sym, delta(script ? [{}] * starts.size : starts, lasts, key)] }
-        LEVELS.each { |key| figures[key.to_sym] = { start: sum(starts, key), end: sum(lasts, key) } }
-        figures.merge(share_of_wall: share(by_pid, figures[:time_ms], script))
+        starts = by_pid.map { |records| records.first.gc }
+        lasts = by_pid.map { |records| records.last.gc }
+        counters = COUNTERS.to_h { |key| [key.to_sym, delta(script ? [{}] * starts.size : starts, lasts, key)] }
+        levels = LEVELS.to_h { |key| [key.to_sym, Summary::Span.new(start: sum(starts, key), end: sum(lasts, key))] }
+        Summary::Gc.new(**counters, **levels, share_of_wall: share(by_pid, counters[:time_ms], script))
       end
 
       def delta(firsts, lasts, key)
@@ -37,7 +39,7 @@ module Mallard
       def share(by_pid, time_ms, script)
         return unless time_ms
 
-        wall_ms = by_pid.sum { |records| (records.last["t"] - (script ? 0 : records.first["t"])) * 1000 }
+        wall_ms = by_pid.sum { |records| (records.last.t - (script ? 0 : records.first.t)) * 1000 }
         wall_ms.positive? ? (time_ms / wall_ms).round(4) : nil
       end
     end

@@ -71,7 +71,8 @@ module Mallard
         (samples / SAMPLES_PER_BATCH).clamp(BATCHES.min, BATCHES.max)
       end
 
-      # Contiguous batches whose sizes differ by at most one sample.
+      # The equivalence test above: growth beyond the tolerance over the requests observed, or the whole
+      # interval inside it.
       def decide(low, high, span, tolerance)
         return "growing" if low.positive? && low * span > tolerance
         return "plateaued" if [low.abs, high.abs].max * span < tolerance

@@ -2,16 +2,32 @@
 
 module Mallard
   module Analysis
-    # The load tool's own figures, as the summary shows them.
+    # The load tool's own figures, as the summary shows them, and the share of attempts that failed: a
+    # request that never got a response (connect, read, write, timeout) is an attempt as much as one answered
+    # with a 5xx, which the tool counts among its requests.
     module LoadFigures
       module_function
 
+      # @param load [Probe::LoadResult, nil]
+      # @return [Summary::Load, nil]
       def call(load)
         return if load.nil?
 
-        { tool: load["tool"], requests: load["requests"], duration_s: load["duration_s"], rps: load["rps"]&.round(1),
-          latency_ms: load["latency_ms"], errors: load["errors_total"], errors_by_kind: load["errors"],
-          status_codes: load["status_codes"], interrupted: load["interrupted"] }
+        Summary::Load.new(tool: load.tool, requests: load.requests, duration_s: load.duration_s,
+                          rps: load.rps&.round(1), latency_ms: Summary::Percentiles.new(**load.latency_ms),
+                          errors: load.errors_total, attempts: attempts(load), error_pct: error_pct(load),
+                          errors_by_kind: load.errors,
+                          status_codes: load.status_codes, interrupted: load.interrupted)
+      end
+
+      def attempts(load)
+        load.requests + load.errors_total - load.errors.fetch(:status, 0)
+      end
+
+      # 100 when nothing was attempted at all: a run that served nothing measured nothing.
+      def error_pct(load)
+        attempts = attempts(load)
+        attempts.positive? ? (100.0 * load.errors_total / attempts).round(3) : 100.0
       end
     end
   end

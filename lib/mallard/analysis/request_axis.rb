@@ -8,18 +8,19 @@ module Mallard
     module RequestAxis
       module_function
 
+      # @param samples [Array<Run::TotalSample>]
       # @return [Array(Array<Numeric>, String)] requests per sample, and where they came from
       def call(samples, load:, phases:)
-        counted = samples.map { |s| s["requests"].to_i }
+        counted = samples.map { |sample| sample.requests.to_i }
         return [counted, "agent"] if counted.any? && counted.last > counted.first
 
         [estimated(samples, load, phases), "estimated from the load tool's average rate"]
       end
 
       def estimated(samples, load, phases)
-        rate = load ? load["rps"].to_f : 0.0
-        start = phases["load_started_t"].to_f
-        samples.map { |s| ((s["t"] - start) * rate).round }
+        rate = load ? load.rps.to_f : 0.0
+        start = phases.load_started_t.to_f
+        samples.map { |sample| ((sample.t - start) * rate).round }
       end
     end
   end

@@ -1,16 +1,15 @@
 # frozen_string_literal: true
 
 require_relative "statistics"
-require_relative "significance"
+require_relative "change"
 
 module Mallard
   module Analysis
     # Before and after: how one metric changed from run A to run B (two soaks, or two comparisons), as a % change
     # with a 95% interval, and whether it got worse by more than a threshold (`mallard diff --fail-over`).
     #
-    # As in Comparison, changes are ratios worked on logs: the change is exp(mean log B - mean log A) - 1, and its
-    # interval is Welch's t interval for that difference, mapped back the same way. `significant` means the
-    # interval lies wholly beyond ±1% (Significance). What the logs are taken of:
+    # Changes follow the one rule (Change: ratios on logs, Welch's interval, significant beyond ±1%). What the
+    # figures are:
     # - compare vs compare, per configuration measured in both: the repeats' figures (summary rows[].runs[]).
     # - soak vs soak, steady memory: a soak has no repeats, so the spread comes from within each run — its steady
     #   window (after warm-up) cut into k contiguous batches, k = n/3 up to 10, and the logs of their means.
@@ -28,20 +27,17 @@ module Mallard
     # two runs differ, not that the code did. Both are why --fail-over asks for the whole interval to lie beyond
     # the threshold, not merely for a significant change whose point estimate passes it.
     module RunDiff
-      LEVEL = 0.95
       MAX_BATCHES = 10
       SAMPLES_PER_BATCH = 3
       # +1: a rise is worse (memory, latency); -1: a fall is worse (throughput).
       WORSE = { "steady_rss_kb" => 1, "steady_pss_kb" => 1, "peak_rss_kb" => 1, "rps" => -1, "p99_ms" => 1 }.freeze
       METRICS = WORSE.keys.freeze
       # Where a soak's summary holds each metric.
-      SOAK_FIGURES = { "steady_rss_kb" => %w[memory steady_rss_kb], "steady_pss_kb" => %w[memory steady_pss_kb],
-                       "peak_rss_kb" => %w[memory peak_rss_kb], "rps" => %w[load rps],
-                       "p99_ms" => %w[load latency_ms p99] }.freeze
+      SOAK_FIGURES = { "steady_rss_kb" => %i[memory steady_rss_kb], "steady_pss_kb" => %i[memory steady_pss_kb],
+                       "peak_rss_kb" => %i[memory peak_rss_kb], "rps" => %i[load rps],
+                       "p99_ms" => %i[load latency_ms p99] }.freeze
       # The sample field behind each steady metric.
-      STEADY_KEYS = { "steady_rss_kb" => "rss_kb", "steady_pss_kb" => "pss_kb" }.freeze
-      SINGLE_RUN = "no interval: a single run each"
-      NO_FIGURES = { pct: nil, ci: nil, significant: false, note: "no figures to compare" }.freeze
+      STEADY_KEYS = { "steady_rss_kb" => :rss_kb, "steady_pss_kb" => :pss_kb }.freeze
 
       module_function
 
@@ -49,16 +45,21 @@ module Mallard
       # the pages Puma's workers share once per worker), else RSS.
       def default_metric(kind, before, after)
         several = [before, after].any? do |summary|
-          kind == "compare" ? summary["metric"] == "steady_pss_kb" : summary.dig("memory", "processes").to_i > 1
+          kind == "compare" ? summary.metric == "steady_pss_kb" : summary.memory&.processes.to_i > 1
         end
         several ? "steady_pss_kb" : "steady_rss_kb"
       end
 
-      # @param before [Hash] run A: { summary: (string keys), steady: the metric's steady-window samples (or []) }
+      # A figure of a soak's summary, nil when the run did not measure it.
+      def soak_figure(summary, metric)
+        SOAK_FIGURES.fetch(metric).reduce(summary) { |value, member| value&.public_send(member) }
+      end
+
+      # @param before [Hash] run A: { summary: Summary::Soak, steady: the metric's steady-window samples (or []) }
       # @param after [Hash] run B, the same
       # @return [Hash] { kind:, metric:, method:, rows: [one row] }
       def soaks(before, after, metric:)
-        a, b = [before, after].map { |run| run[:summary].dig(*SOAK_FIGURES.fetch(metric)) }
+        a, b = [before, after].map { |run| soak_figure(run[:summary], metric) }
         steady = STEADY_KEYS.key?(metric)
         row = steady ? batched(before[:steady], after[:steady], a, b) : change([a].grep(Numeric), [b].grep(Numeric))
         method = steady ? "Welch's t on the logs of each run's steady-window batch means" : "one figure per run"
@@ -66,8 +67,8 @@ module Mallard
           rows: judged([{ name: metric, a: a, b: b }.merge(row)], metric) }
       end
 
-      # @param before [Hash] compare summary A (string keys)
-      # @param after [Hash] compare summary B
+      # @param before [Summary::Compare] A
+      # @param after [Summary::Compare] B
       # @return [Hash] { kind:, metric:, method:, rows: [one per configuration in both], only_in_a:, only_in_b: }
       def compares(before, after, metric:)
         a_runs = measured(before)
@@ -116,17 +117,11 @@ module Mallard
         "no interval: fewer than #{2 * SAMPLES_PER_BATCH} steady-state samples in #{runs.join(' and ')}"
       end
 
-      # B against A on logs; without two values a side, the point change and why there is no interval.
+      # B against A; without an interval, the point change and why there is none.
       def change(before, after, without_interval = nil)
-        return NO_FIGURES unless loggable?(before) && loggable?(after)
-
-        a = before.map { |value| Math.log(value) }
-        b = after.map { |value| Math.log(value) }
-        pct = percent(Statistics.mean(b) - Statistics.mean(a))
-        interval = Statistics.welch_ci(b, a, level: LEVEL)
-        note = without_interval || single_note(before, after) unless interval
-        ci = interval&.map { |bound| percent(bound) }
-        { pct: pct, ci: ci, significant: Significance.significant?(ci), note: note }
+        result = Change.call(after, before)
+        result.note = without_interval if without_interval && result.ci.nil? && result.pct
+        result.to_h
       end
 
       # `worse` is the direction alone; whether it matters is `significant`'s and the threshold's business.
@@ -134,28 +129,13 @@ module Mallard
         rows.map { |row| row.merge(worse: !row[:pct].nil? && (WORSE.fetch(metric) * row[:pct]).positive?) }
       end
 
-      def single_note(before, after)
-        return SINGLE_RUN if before.size < 2 && after.size < 2
-
-        "no interval: a single run in #{before.size < 2 ? 'A' : 'B'}"
-      end
-
-      # Zero or missing figures (a run that served no requests) have no ratio.
-      def loggable?(values)
-        values.any? && values.all? { |value| value.is_a?(Numeric) && value.positive? }
-      end
-
-      def percent(log_ratio)
-        (Math.exp(log_ratio) - 1) * 100
-      end
-
       # Configurations with at least one finished run, name => runs.
       def measured(summary)
-        Array(summary["rows"]).to_h { |row| [row["name"], Array(row["runs"])] }.reject { |_, runs| runs.empty? }
+        Array(summary.rows).to_h { |row| [row.name, Array(row.runs)] }.reject { |_, runs| runs.empty? }
       end
 
       def column(runs, metric)
-        runs.map { |run| run[metric] }.grep(Numeric)
+        runs.map { |run| run[metric.to_sym] }.grep(Numeric)
       end
 
       def failure_reason(result, row, others, threshold_pct)
@@ -167,8 +147,7 @@ module Mallard
                change, threshold_pct, more)
       end
 
-      private_class_method :batched, :too_few, :change, :judged, :single_note, :loggable?, :percent,
-                           :measured, :column, :failure_reason
+      private_class_method :batched, :too_few, :change, :judged, :measured, :column, :failure_reason
     end
   end
 end

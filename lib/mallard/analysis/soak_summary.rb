@@ -2,89 +2,87 @@
 
 module Mallard
   module Analysis
-    # The figures and verdicts of one soak, computed from a run directory's raw records
-    # (string-keyed, as parsed from JSON). Pure: it reads nothing itself but through from_run.
-    class SoakSummary
-      def self.from_run(run_dir)
-        new(meta: run_dir.read_json("meta.json") || {}, samples: run_dir.read_jsonl("samples.jsonl"),
-            agent: run_dir.read_jsonl("agent.jsonl"), load: run_dir.read_json("load.json"),
-            run_dir: run_dir.path).to_h
+    # One soak's figures, verdicts and series, from its run model (Run::SoakRun) — the same whether the run is
+    # live, stored, finished, interrupted or killed before it could write summary.json.
+    module SoakSummary
+      DEFAULT_MAX_ERROR_PCT = 1.0
+
+      module_function
+
+      # The summary to show for a run: the stored one when the run wrote it, else computed from the records.
+      # A summary stored before series were kept gets them from the records.
+      # @param run [Run::SoakRun]
+      # @return [Summary::Soak]
+      def for(run)
+        summary = run.summary || call(run)
+        summary.series ||= SoakSeries.call(run, warmup: summary.verdict&.warmup_end_s)
+        summary
       end
 
-      def initialize(meta:, samples:, agent:, load:, run_dir:)
-        @meta = meta
-        @phases = meta.fetch("phases", {})
-        @totals = samples.select { |s| s["kind"] == "total" }.sort_by { |s| s["t"] }
-        @processes = samples.select { |s| s["kind"] == "memory" }
-        @agent = agent.select { |r| r["kind"] == "agent" }
-        @load = load
-        @run_dir = run_dir
+      # @param run [Run::SoakRun]
+      # @return [Summary::Soak]
+      def call(run)
+        steady = SteadyWindow.call(run)
+        load = LoadFigures.call(run.load)
+        outcome = judged_outcome(run, load)
+        verdict = verdict(run, steady) if outcome.status != "failed"
+        Summary::Soak.new(
+          schema_version: Run::Directory::SCHEMA_VERSION, kind: "soak", **outcome.to_h, run_dir: run.path,
+          skipped_lines: run.skipped, target: run.target, allocator: run.phases.diagnosis, verdict: verdict,
+          memory: memory(run, steady), load: load, app: AppFigures.call(run.agent, run.load),
+          gc: GcFigures.call(run.agent, script: run.script?), script: script_figures(run),
+          validity: Validity.call(run), series: SoakSeries.call(run, warmup: verdict&.warmup_end_s)
+        )
       end
 
-      def to_h
-        { schema_version: Run::Directory::SCHEMA_VERSION, kind: "soak", status: @phases["status"],
-          reason: @phases["reason"], run_dir: @run_dir, target: @meta["target"],
-          allocator: @phases["diagnosis"], verdict: verdict, memory: memory,
-          load: LoadFigures.call(@load), app: AppFigures.call(@agent, @load),
-          gc: GcFigures.call(@agent, script: script?), script: script_figures }
+      # A run whose requests mostly failed measured the failures, not the app: it is no measurement at all.
+      def judged_outcome(run, load)
+        outcome = run.phases.outcome || Run::Outcome.running
+        limit = (run.meta.options || {}).fetch("max_error_pct", DEFAULT_MAX_ERROR_PCT)
+        return outcome unless load && outcome.status != "interrupted" && load.error_pct > limit
+
+        Run::Outcome.failed("errors", format("%.1f%% of requests failed (%d of %d; the limit is %g%%, " \
+                                             "--max-errors): a failed measurement, not a result",
+                                             load.error_pct, load.errors, load.attempts, limit))
       end
 
-      private
+      def verdict(run, steady)
+        return if run.script?
 
-      def script?
-        @meta.dig("target", "kind") == "script"
+        axis, source = RequestAxis.call(steady.samples, load: run.load, phases: run.phases)
+        result = LeakVerdict.call(requests: axis, rss_kb: steady.values)
+        Summary::Verdict.new(**result.to_h, metric: steady.metric.to_s, requests_source: source,
+                                            warmup_samples: steady.warmup_samples,
+                                            warmup_end_s: steady.warmup_end_s(run.phases.load_started_t.to_f))
       end
 
-      # Servers are judged on the samples taken while load ran; with several processes on their
-      # summed PSS, which counts shared pages once.
-      def window
-        @window ||= LoadWindow.select(@totals, @phases)
+      def memory(run, steady)
+        totals = run.totals
+        Summary::Memory.new(
+          steady_rss_kb: Statistics.median(steady.values(:rss_kb))&.round,
+          steady_pss_kb: Statistics.median(steady.values(:pss_kb))&.round, peak_rss_kb: totals.map(&:rss_kb).max,
+          final_rss_kb: totals.last&.rss_kb, samples: totals.size, processes: totals.map(&:processes).compact.max,
+          metric: steady.metric.to_s, per_process: per_process(run.processes)
+        )
       end
 
-      def warmup_samples
-        @warmup_samples ||= Warmup.detect(window.map { |s| s[metric] })
-      end
-
-      def steady_window
-        window.drop(warmup_samples)
-      end
-
-      def metric
-        @totals.any? { |s| s["processes"].to_i > 1 } ? "pss_kb" : "rss_kb"
-      end
-
-      def verdict
-        return if script?
-
-        steady = steady_window
-        axis, source = RequestAxis.call(steady, load: @load, phases: @phases)
-        result = LeakVerdict.call(requests: axis, rss_kb: steady.map { |s| s[metric] })
-        result.to_h.merge(metric: metric, requests_source: source, warmup_samples: warmup_samples,
-                          warmup_end_s: steady.first && (steady.first["t"] - window.first["t"]).round(2))
-      end
-
-      def memory
-        steady = steady_window
-        { steady_rss_kb: Statistics.median(steady.map { |s| s["rss_kb"] })&.round,
-          steady_pss_kb: Statistics.median(steady.map { |s| s["pss_kb"] })&.round,
-          peak_rss_kb: @totals.map { |s| s["rss_kb"] }.max, final_rss_kb: @totals.last&.fetch("rss_kb"),
-          samples: @totals.size, processes: @totals.map { |s| s["processes"] }.max, per_process: per_process }
-      end
-
-      def per_process
-        @processes.group_by { |s| s["pid"] }.map do |pid, records|
-          { pid: pid, role: records.first["role"], peak_rss_kb: records.map { |r| r["rss_kb"] }.max,
-            final_rss_kb: records.last["rss_kb"] }
+      def per_process(samples)
+        samples.group_by(&:pid).map do |pid, records|
+          Summary::ProcessMemory.new(pid: pid, role: records.first.role, peak_rss_kb: records.map(&:rss_kb).max,
+                                     final_rss_kb: records.last.rss_kb)
         end
       end
 
-      def script_figures
-        return unless script?
+      def script_figures(run)
+        return unless run.script?
 
-        { wall_s: (@phases["load_finished_t"].to_f - @phases["up_t"].to_f).round(2),
-          exit_status: @phases["exit_status"], peak_rss_kb: @totals.map { |s| s["rss_kb"] }.max,
-          final_rss_kb: @totals.last&.fetch("rss_kb") }
+        phases = run.phases
+        Summary::Script.new(wall_s: (phases.load_finished_t.to_f - phases.up_t.to_f).round(2),
+                            exit_status: phases.exit_status, peak_rss_kb: run.totals.map(&:rss_kb).max,
+                            final_rss_kb: run.totals.last&.rss_kb)
       end
+
+      private_class_method :judged_outcome, :verdict, :memory, :per_process, :script_figures
     end
   end
 end

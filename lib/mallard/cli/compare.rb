@@ -11,7 +11,7 @@ module Mallard
         each in a fresh process and verified to have taken effect. A table of steady and peak
         memory, req/s and latency with 95% intervals against the first configuration (the
         baseline, glibc by default), and the configuration to deploy with its snippets.
-        Exit status: 0 done, 130 interrupted.
+        Exit status: 0 done, 64 bad usage, 65 nothing valid was measured, 130 interrupted.
 
         #{MeasureOptions::TARGETS}
       TEXT
@@ -26,10 +26,10 @@ module Mallard
         return 0 if help_printed?
 
         HtmlOutput.check!(@cli[:html])
-        summary = comparison(target).call
+        summary = comparison(target, argv).call
         render(summary)
-        HtmlOutput.write(summary["run_dir"], @cli[:html], @err)
-        summary["status"] == "interrupted" ? 130 : 0
+        write_html(summary)
+        summary.outcome.exit_status
       end
 
       private
@@ -38,12 +38,12 @@ module Mallard
         { json: false, repeat: 3, configs: nil }
       end
 
-      def comparison(target)
+      def comparison(target, argv)
         run_dir = Run::Directory.create(command: "compare", out: @cli[:out])
         @err.puts "mallard: comparing #{configs.join(', ')} × #{@cli[:repeat]} on #{target.describe}"
         @err.puts "mallard: run directory #{run_dir.path}"
         Experiments::Compare.new(target: target, options: @measure.soak, configs: configs, repeat: @cli[:repeat],
-                                 run_dir: run_dir, reporter: reporter)
+                                 run_dir: run_dir, reporter: reporter, command_line: ["compare", *argv])
       end
 
       # Every configuration in the catalog unless told otherwise; unavailable ones stay in the
@@ -82,6 +82,14 @@ module Mallard
 
       def reporter
         @cli[:json] ? Report::SilentProgress.new : Report::CompareProgress.new(@err)
+      end
+
+      def write_html(summary)
+        return unless @cli[:html]
+
+        run = Run::CompareReader.read(Run::Directory.new(summary.run_dir))
+        HtmlOutput.write(@cli[:html], @err, summary: summary, meta: run.meta,
+                                            soaks: Analysis::CompareSummary.soaks(run))
       end
 
       def render(summary)

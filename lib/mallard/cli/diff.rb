@@ -15,16 +15,19 @@ module Mallard
         --fail-over PCT fails (exit 1) when the change is worse than PCT% with 95% confidence —
         its whole interval beyond PCT, up for memory and latency, down for req/s; a change
         without an interval never fails. Exit status: 0 done (or within --fail-over), 1 failed --fail-over,
-        64 bad usage or runs of different kinds, 66 not a mallard run.
+        64 bad usage or runs of different kinds, 65 a failed measurement or a newer run schema,
+        66 not a mallard run.
       TEXT
 
       def run(argv)
         paths = parse(argv)
         return 0 if help_printed?
 
-        before, after = paths.map { |path| Run::Stored.open(path) }
+        before, after = paths.map { |path| Run::Reader.open(path) }
         check_kinds(before, after)
-        result = diff(before, after)
+        sides = [before, after].map { |run| Side.new(run) }
+        refuse_failed(sides)
+        result = diff(*sides)
         render(result)
         finish(result)
       end
@@ -58,37 +61,53 @@ module Mallard
         end
       end
 
-      def check_kinds(before, after)
-        return if before.kind == after.kind
+      # A run and its summary, as the diff sees it.
+      Side = Struct.new(:run) do
+        def compare? = run.is_a?(Run::CompareRun)
+        def kind = compare? ? "compare" : "soak"
+        def summary = @summary ||= compare? ? Analysis::CompareSummary.for(run) : Analysis::SoakSummary.for(run)
+      end
 
-        raise UsageError, "diff: #{before.path} is a #{before.kind} run and #{after.path} a #{after.kind} run; " \
+      def check_kinds(before, after)
+        kinds = [before, after].map { |run| run.is_a?(Run::CompareRun) ? "compare" : "soak" }
+        return if kinds.uniq.size == 1
+
+        raise UsageError, "diff: #{before.path} is a #{kinds[0]} run and #{after.path} a #{kinds[1]} run; " \
                           "diff two soaks or two comparisons"
       end
 
-      # Through JSON, as summaries are, so the views read string keys and --json prints what they saw.
+      # A failed measurement has no figures to hold against anything: --fail-over must never pass on one.
+      def refuse_failed(sides)
+        failed = sides.find { |side| side.summary.status == "failed" }
+        return unless failed
+
+        raise FailedMeasurement, "diff: #{failed.run.path} is a failed measurement (#{failed.summary.reason}); " \
+                                 "there is nothing to compare"
+      end
+
       def diff(before, after)
         metric = @cli[:metric] || Analysis::RunDiff.default_metric(before.kind, before.summary, after.summary)
-        result = if before.kind == "compare"
+        result = if before.compare?
                    Analysis::RunDiff.compares(before.summary, after.summary, metric: metric)
                  else
                    Analysis::RunDiff.soaks(soak_side(before, metric), soak_side(after, metric), metric: metric)
                  end
         result = result.merge(a: describe(before), b: describe(after))
         result[:fail_over] = Analysis::RunDiff.fail_over(result, @cli[:fail_over]) if @cli[:fail_over]
-        JSON.parse(JSON.generate(result))
+        Summary::Diff.from_h(result)
       end
 
-      def soak_side(run, metric)
+      def soak_side(side, metric)
         key = Analysis::RunDiff::STEADY_KEYS[metric]
-        return { summary: run.summary, steady: [] } unless key
+        return { summary: side.summary, steady: [] } unless key
 
-        steady = Analysis::SteadySeries.call(summary: run.summary, samples: run.samples, phases: run.phases, key: key)
-        { summary: run.summary, steady: steady }
+        window = Analysis::SteadyWindow.call(side.run, warmup_samples: side.summary.verdict&.warmup_samples)
+        { summary: side.summary, steady: window.values(key) }
       end
 
-      def describe(run)
-        { run_dir: run.path, target: run.summary.dig("target", "description"), status: run.summary["status"],
-          recomputed: run.recomputed? }
+      def describe(side)
+        { run_dir: side.run.path, target: side.summary.target&.description, status: side.summary.status,
+          recomputed: !side.compare? && side.run.summary.nil? }
       end
 
       def render(result)
@@ -99,10 +118,10 @@ module Mallard
 
       # The reason goes to stderr as one line, so a CI log shows why the step failed even with --json.
       def finish(result)
-        gate = result["fail_over"]
-        return 0 unless gate && gate["failed"]
+        gate = result.fail_over
+        return 0 unless gate&.failed
 
-        @err.puts "mallard: diff: #{gate['reason']}"
+        @err.puts "mallard: diff: #{gate.reason}"
         1
       end
     end

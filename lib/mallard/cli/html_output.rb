@@ -20,11 +20,12 @@ module Mallard
         raise UsageError, "--html: may not write to #{directory}" unless File.writable?(directory)
       end
 
-      # Writes the HTML report of the run directory to file (nothing when file is nil) and says where.
-      def write(run_dir_path, file, err)
+      # Writes the HTML report of a summary to file (nothing when file is nil) and says where.
+      # @param soaks [Hash{String=>Array<Summary::Soak>}] a comparison's soak summaries per configuration
+      def write(file, err, summary:, meta:, soaks: {})
         return unless file
 
-        Report::Html.write(run_dir_path, file)
+        Report::Html.write(file, summary, meta: meta, soaks: soaks)
         err.puts "mallard: HTML report written to #{file}"
       end
     end

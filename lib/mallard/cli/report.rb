@@ -19,11 +19,11 @@ module Mallard
         return 0 if help_printed?
 
         HtmlOutput.check!(@cli[:html])
-        run = Run::Stored.open(path)
-        summary = run.summary
-        note_recomputed(run) if run.recomputed?
-        render(run, summary)
-        HtmlOutput.write(run.path, @cli[:html], @err)
+        run = Run::Reader.open(path)
+        summary = summary_of(run)
+        notes(run, summary)
+        render(summary)
+        HtmlOutput.write(@cli[:html], @err, summary: summary, meta: run.meta, soaks: soaks_of(run))
         0
       end
 
@@ -48,23 +48,41 @@ module Mallard
         end
       end
 
-      # stderr, so --json output stays one JSON object.
-      def note_recomputed(run)
-        status = run.summary["status"]
-        unfinished = status == "complete" ? "" : " — the run never finished (killed, or still running)"
-        @err.puts "mallard: #{run.path} has no summary.json; summarised from its raw files#{unfinished}"
+      def summary_of(run)
+        run.is_a?(Run::CompareRun) ? Analysis::CompareSummary.for(run) : Analysis::SoakSummary.for(run)
       end
 
-      def render(run, summary)
+      def soaks_of(run)
+        run.is_a?(Run::CompareRun) ? Analysis::CompareSummary.soaks(run) : {}
+      end
+
+      # stderr, so --json output stays one JSON object.
+      def notes(run, summary)
+        @err.puts "mallard: #{run.path} has no summary.json; summarised from its raw files#{ending(summary)}" \
+          if recomputed?(run)
+        return unless summary.respond_to?(:skipped_lines) && summary.skipped_lines.to_i.positive?
+
+        @err.puts "mallard: #{run.path}: #{summary.skipped_lines} damaged line(s) in its records were skipped"
+      end
+
+      # A boot failure or an interruption says what happened; only a run that never said how it ended is
+      # "never finished".
+      def ending(summary)
+        case summary.status
+        when "complete" then ""
+        when "running" then " — the run never finished (mallard was killed, or it is still running)"
+        else " — #{summary.status}: #{summary.reason}"
+        end
+      end
+
+      def recomputed?(run) = run.is_a?(Run::SoakRun) && run.summary.nil?
+
+      def render(summary)
         return Report::Json.new(summary).render(@out) if @cli[:json]
 
         color = Report::Color.for(@out, env: @env)
-        view = if run.kind == "compare"
-                 Report::CompareTerminal.new(summary, color: color)
-               else
-                 Report::SoakTerminal.new(summary, samples: run.samples, color: color)
-               end
-        view.render(@out)
+        view = summary.kind == "compare" ? Report::CompareTerminal : Report::SoakTerminal
+        view.new(summary, color: color).render(@out)
       end
     end
   end

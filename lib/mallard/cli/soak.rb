@@ -9,7 +9,8 @@ module Mallard
 
         Memory of the whole process tree over time under external load (wrk), with a leak /
         plateau verdict, throughput, latency, in-app time and GC. Raw samples go to the run
-        directory as they are taken. Exit status: 0 done, 69 the subject failed, 130 interrupted.
+        directory as they are taken. Exit status: 0 done, 64 bad usage, 65 a failed measurement
+        (too many failed requests: no verdict), 69 the subject or the load failed, 130 interrupted.
 
         #{MeasureOptions::TARGETS}
       TEXT
@@ -26,10 +27,10 @@ module Mallard
         HtmlOutput.check!(@cli[:html])
         run_dir = Run::Directory.create(command: "soak", out: @cli[:out])
         summary = Experiments::Soak.new(target: target, options: @measure.soak, run_dir: run_dir,
-                                        reporter: reporter).call
-        render(summary, run_dir)
-        HtmlOutput.write(run_dir.path, @cli[:html], @err)
-        exit_status(summary)
+                                        reporter: reporter, command_line: ["soak", *argv]).call
+        render(summary)
+        HtmlOutput.write(@cli[:html], @err, summary: summary, meta: Run::SoakReader.read(run_dir).meta)
+        summary.outcome.exit_status
       end
 
       private
@@ -58,17 +59,10 @@ module Mallard
         @cli[:json] ? Report::SilentProgress.new : Report::Progress.new(@err)
       end
 
-      def render(summary, run_dir)
+      def render(summary)
         return Report::Json.new(summary).render(@out) if @cli[:json]
 
-        Report::SoakTerminal.new(summary, samples: run_dir.read_jsonl("samples.jsonl"),
-                                          color: Report::Color.for(@out, env: @env)).render(@out)
-      end
-
-      def exit_status(summary)
-        return 0 unless summary["status"] == "interrupted"
-
-        summary["reason"].to_s.start_with?("mallard received") ? 130 : SubjectFailed.new("").exit_status
+        Report::SoakTerminal.new(summary, color: Report::Color.for(@out, env: @env)).render(@out)
       end
     end
   end

@@ -4,11 +4,29 @@ module Mallard
   module Experiments
     # The same soak under each memory configuration, repeated, in interleaved order (A B C A B C …)
     # so that machine drift hits every configuration alike, each run in a fresh process and its own
-    # run directory. A configuration that is missing, does not take effect, or crashes the subject
-    # becomes a row marked so — never a result — and the comparison goes on with the rest.
+    # run directory.
+    #
+    # A configuration that is missing, does not take effect, crashes the subject or fails its requests
+    # becomes a row marked so — never a result — and the comparison goes on with the rest. A run that is no
+    # valid measurement (a worker that served nothing) is shown, left out of the statistics, and run again
+    # while the retries allow. A signal stops the whole comparison: the runs finished so far are kept and
+    # the summary says it was interrupted.
     class Compare
+      # One row of the comparison while it is measured.
+      Row = Struct.new(:label, :allocator, :runs, :invalid_runs, :failure) do
+        def initialize(label, allocator)
+          super(label, allocator, [], [], nil)
+        end
+
+        def measurable?
+          allocator.available? && failure.nil?
+        end
+      end
+
       # @param configs [Array<String>] catalog names; a repeated name is a second, identical row (A/A)
-      def initialize(target:, options:, configs:, repeat:, run_dir:, reporter:, catalog: Allocators::Catalog.default)
+      # @param command_line [Array<String>] mallard's own arguments, for meta.json
+      def initialize(target:, options:, configs:, repeat:, run_dir:, reporter:, catalog: Allocators::Catalog.default,
+                     command_line: [])
         @target = target
         @options = options
         @rows = label(configs).map { |row_label, name| Row.new(row_label, catalog.fetch(name)) }
@@ -16,32 +34,29 @@ module Mallard
         @run_dir = run_dir
         @reporter = reporter
         @catalog = catalog
-        @status = "running"
+        @command_line = command_line
+        @retries = Hash.new(0)
       end
 
-      # @return [Hash] the summary (also written to summary.json)
+      # @return [Summary::Compare] (also written to summary.json)
       def call
-        write_meta
-        schedule.each_with_index { |(row, index), position| measure(row, index, position) }
-        @status = "complete"
-        finish
-      rescue SignalException => e
-        @status = "interrupted"
-        @reason = "mallard received #{e.is_a?(Interrupt) ? 'SIGINT' : "SIG#{Signal.signame(e.signo)}"}"
-        finish
+        Signals.guard { measure_all }
       end
 
       private
 
-      # One row of the comparison while it is measured.
-      Row = Struct.new(:label, :allocator, :runs, :failure) do
-        def initialize(label, allocator)
-          super(label, allocator, [], nil)
-        end
+      def measure_all
+        write_meta
+        @queue = (1..@repeat).flat_map { |index| @rows.select { |row| row.allocator.available? }.product([index]) }
+        @position = 0
+        measure(*@queue.shift) until @queue.empty? || Signals.received
+        finish(Signals.received ? signalled : Run::Outcome.complete)
+      rescue SignalException => e
+        finish(Run::Outcome.signalled(e))
+      end
 
-        def measurable?
-          allocator.available? && failure.nil?
-        end
+      def signalled
+        Run::Outcome.interrupted("signal", "mallard received #{Signals.received}")
       end
 
       def label(names)
@@ -52,29 +67,54 @@ module Mallard
         end
       end
 
-      def schedule
-        (1..@repeat).flat_map { |index| @rows.select { |row| row.allocator.available? }.map { |row| [row, index] } }
-      end
-
-      def measure(row, index, position)
+      def measure(row, index)
         return unless row.measurable?
 
-        @reporter.run_started(label: row.label, repeat: index, position: position + 1, total: schedule.size)
-        summary = soak(row, index)
-        return fail_row(row, summary["reason"], []) if summary["status"] != "complete"
-
-        row.runs << figures(summary)
-        @reporter.run_finished(label: row.label, summary: summary)
+        @position += 1
+        @reporter.run_started(label: row.label, repeat: index, position: @position,
+                              total: @position + @queue.count { |queued, _| queued.measurable? })
+        record(row, index, soak(row, index))
       rescue SubjectFailed => e
         fail_row(row, e.message, e.output_tail)
+      rescue UsageError
+        raise
       rescue Error => e
         fail_row(row, e.message, [])
       end
 
+      def record(row, index, summary)
+        return if summary.outcome.signalled? # the comparison stops; this run stays in its directory
+        return fail_row(row, summary.reason, []) unless summary.complete?
+
+        figures = figures(summary)
+        return accept(row, figures, summary) if summary.valid?
+
+        row.invalid_runs << figures
+        @reporter.run_invalid(label: row.label, problems: figures.problems)
+        retry_run(row, index)
+      end
+
+      def accept(row, figures, summary)
+        row.runs << figures
+        @reporter.run_finished(label: row.label, summary: summary)
+      end
+
+      # An invalid run is measured again, up to --repeat more times per configuration, at the end of the
+      # queue so the interleaving holds.
+      def retry_run(row, index)
+        return if @retries[row.label] >= @repeat
+
+        @retries[row.label] += 1
+        @queue << [row, index]
+      end
+
       def soak(row, index)
-        run_dir = Run::Directory.create(command: "soak", out: @run_dir.file("#{row.label.tr('#', '-')}-#{index}"))
+        attempt = @retries[row.label].positive? ? "-retry#{@retries[row.label]}" : ""
+        name = "#{row.label.tr('#', '-')}-#{index}#{attempt}"
+        run_dir = Run::Directory.create(command: "soak", out: @run_dir.file(name))
         options = @options.dup.tap { |o| o.allocator = row.allocator.name }
-        Soak.new(target: @target, options: options, run_dir: run_dir, reporter: @reporter, catalog: @catalog).call
+        Soak.new(target: @target, options: options, run_dir: run_dir, reporter: @reporter, catalog: @catalog,
+                 command_line: @command_line).call
       end
 
       def fail_row(row, reason, output_tail)
@@ -84,26 +124,39 @@ module Mallard
 
       # What the comparison needs of one run; the full summary stays in the run's own directory.
       def figures(summary)
-        memory = summary["memory"]
-        load = summary["load"] || {}
-        { steady_rss_kb: memory["steady_rss_kb"], steady_pss_kb: memory["steady_pss_kb"],
-          peak_rss_kb: memory["peak_rss_kb"], processes: memory["processes"], rps: load["rps"],
-          p50_ms: load.dig("latency_ms", "p50"), p99_ms: load.dig("latency_ms", "p99"), errors: load["errors"],
-          run_dir: summary["run_dir"] }
+        memory = summary.memory
+        load = summary.load
+        Summary::RunFigures.new(
+          steady_rss_kb: memory.steady_rss_kb, steady_pss_kb: memory.steady_pss_kb, peak_rss_kb: memory.peak_rss_kb,
+          processes: memory.processes, rps: load&.rps, p50_ms: load&.latency_ms&.p50, p99_ms: load&.latency_ms&.p99,
+          errors: load&.errors, run_dir: summary.run_dir, verdict: summary.verdict&.memory,
+          problems: summary.validity&.problems || []
+        )
       end
 
-      def finish
-        @run_dir.write_json("summary.json", CompareSummary.build(rows: @rows, status: @status, reason: @reason,
-                                                                 run_dir: @run_dir.path, target: @target))
-        summary = @run_dir.read_json("summary.json")
-        @reporter.finished(summary)
-        summary
+      def finish(outcome)
+        Signals.deferred do
+          summary = Analysis::CompareSummary.call(rows: @rows.map { |row| plain_row(row) }, outcome: outcome,
+                                                  run_dir: @run_dir.path, target: Run::TargetInfo.of(@target))
+          @run_dir.write_json("summary.json", summary)
+          @reporter.finished(summary)
+          summary
+        end
+      end
+
+      def plain_row(row)
+        allocator = row.allocator
+        Summary::Row.new(name: row.label, allocator: allocator.name, available: allocator.available?,
+                         unavailable_reason: allocator.unavailable_reason,
+                         verified: row.failure.nil? && row.runs.any?, failed: row.failure && row.failure[:reason],
+                         output_tail: row.failure && row.failure[:output_tail], runs: row.runs,
+                         invalid_runs: row.invalid_runs)
       end
 
       def write_meta
-        @run_dir.write_json("meta.json", Run::Meta.build(command: "compare", target: @target, options: @options,
-                                                         phases: { configs: @rows.map(&:label), repeat: @repeat },
-                                                         subject: nil))
+        @run_dir.write_json("meta.json", Run::Meta.build(command: "compare", argv: @command_line, target: @target,
+                                                         options: @options, configs: @rows.map(&:label),
+                                                         repeat: @repeat))
       end
     end
   end

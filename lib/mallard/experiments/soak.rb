@@ -4,8 +4,12 @@ module Mallard
   module Experiments
     # Starts the subject, drives external load against it (or lets a script run to its end),
     # samples the memory of its whole process tree meanwhile, then stops everything and
-    # summarises from the run directory's files — the same path `mallard report` takes, so a
-    # live run and a stored one can never disagree.
+    # summarises from the run directory's records through the one soak reader — the path `mallard report`
+    # takes, so a live run and a stored one can never disagree.
+    #
+    # However it ends — done, a signal, the subject dying, the load tool failing, the subject never coming
+    # up — the ending is recorded as a Run::Outcome in meta.json and summary.json, and what was measured is
+    # kept.
     class Soak
       # The subject exited while it was being measured.
       class SubjectDied < StandardError; end
@@ -14,31 +18,45 @@ module Mallard
 
       attr_reader :run_dir
 
-      def initialize(target:, options:, run_dir:, reporter:, catalog: Allocators::Catalog.default)
+      # @param command_line [Array<String>] mallard's own arguments, for meta.json
+      def initialize(target:, options:, run_dir:, reporter:, catalog: Allocators::Catalog.default, command_line: [])
         @target = target
         @options = options
         @run_dir = run_dir
         @reporter = reporter
         @catalog = catalog
-        @phases = { status: "running", started_at: Time.now.utc.strftime("%Y-%m-%dT%H:%M:%SZ") }
+        @command_line = command_line
+        @phases = Run::Phases.start
       end
 
-      # @return [Hash] the summary (also written to summary.json)
+      # @return [Summary::Soak] (also written to summary.json)
+      # @raise [SubjectFailed] when the subject never came up (recorded in meta.json first)
       def call
-        @t0 = Clock.monotonic
-        start_subject
-        @target.url ? drive_load : wait_for_script
-        @phases[:status] = "complete"
-        finish
-      rescue SignalException => e # Interrupt (SIGINT) included
-        interrupted("mallard received #{signal_name(e)}")
-      rescue SubjectDied
-        interrupted("the subject exited mid-run (#{@subject.describe_status}); its output is in subject.log")
+        Signals.guard { measure }
       ensure
         shutdown
       end
 
       private
+
+      def measure
+        @t0 = Clock.monotonic
+        start_subject
+        run_workload
+        finish(Run::Outcome.complete)
+      rescue SignalException => e # Interrupt (SIGINT) included
+        stop_load
+        finish(Run::Outcome.signalled(e))
+      rescue SubjectDied
+        stop_load
+        finish(Run::Outcome.interrupted("subject_exited", "the subject exited mid-run (#{@subject.describe_status}); " \
+                                                          "its output is in subject.log"))
+      rescue Error => e
+        raise unless @phases.up_t # never came up: no run to summarise, only the reason to keep
+
+        stop_load
+        finish(Run::Outcome.interrupted(e.is_a?(WriteFailed) ? "write_failed" : "load_failed", e.message))
+      end
 
       def start_subject
         @samples = Run::JsonlWriter.new(@run_dir.file("samples.jsonl"))
@@ -46,11 +64,20 @@ module Mallard
         @subject = @target.command(env: subject_env, run_dir: @run_dir)
         refuse_port_in_use
         write_meta
-        @subject.start.wait_until_up(timeout: @options.boot_timeout) { @target.ready? }
-        @phases[:up_t] = clock
-        @phases[:diagnosis] = verify_allocator
-        write_meta # now with the subject's PID, for anyone watching the run directory
+        boot
         @sampler = Probe::Sampler.new(root_pid: @subject.pid, writer: @samples, clock: method(:clock))
+      end
+
+      # Up and verified, or the reason it is not, in meta.json before the error reaches the user.
+      def boot
+        @subject.start.wait_until_up(timeout: @options.boot_timeout) { @target.ready? }
+        @phases.up_t = clock
+        @phases.diagnosis = verify_allocator
+        write_meta # now with the subject's PID, for anyone watching the run directory
+      rescue Error => e
+        @phases.outcome = Run::Outcome.failed("boot_failed", e.message)
+        Signals.deferred { write_meta }
+        raise
       end
 
       # Something answering before the subject starts would be measured in its place.
@@ -79,40 +106,30 @@ module Mallard
           raise Error, "the #{@options.allocator} configuration did not take effect: #{problems.join('; ')}"
         end
 
-        { allocator: diagnosis.allocator.name, via: diagnosis.allocator.via, library: diagnosis.allocator.path }
+        Run::AllocatorInfo.new(allocator: diagnosis.allocator.name, via: diagnosis.allocator.via,
+                               library: diagnosis.allocator.path)
       end
 
       def diagnose
         Doctor.new(catalog: @catalog).diagnose(@subject.pid, expected: @options.allocator)
       end
 
-      def drive_load
-        @load = Probe::Load.driver(url: @target.url, paths: @options.paths, duration: @options.duration,
-                                   requests: @options.requests, concurrency: @options.concurrency,
-                                   log_path: @run_dir.file("load.log"), force_ruby: @options.ruby_client)
-        @reporter.started(target: @target.describe, run_dir: @run_dir.path, duration: @options.duration,
-                          load: load_description)
-        @phases[:load_started_t] = clock
-        @load.start
-        sample_while { @load.running? }
-        @phases[:load_finished_t] = clock
-        save_load_result
-      end
-
-      def wait_for_script
-        @reporter.started(target: @target.describe, run_dir: @run_dir.path, duration: nil, load: nil)
-        @phases[:load_started_t] = @phases[:up_t]
-        sample_while(script: true) { @subject.alive? }
-        @phases[:load_finished_t] = clock
-        @phases[:exit_status] = @subject.status&.exitstatus
+      # The target's workload runs until it is done: load until its duration or count, a script until it ends.
+      def run_workload
+        @workload = @target.workload(options: @options, run_dir: @run_dir)
+        @reporter.started(target: @target.describe, run_dir: @run_dir.path, duration: @workload.duration,
+                          load: @workload.description)
+        @phases.load_started_t = clock
+        @workload.start(@subject)
+        sample_while { @workload.running?(@subject) }
+        @phases.load_finished_t = clock
+        @workload.finish(@subject, @phases)
       end
 
       # One tick per interval, aligned to the clock so slow reads do not stretch the series.
-      def sample_while(script: false)
+      def sample_while
         next_tick = clock
         while yield
-          raise SubjectDied if !script && !@subject.alive?
-
           total = @sampler.sample(requests: @agent_log.requests)
           @reporter.sample(total) if total
           next_tick += @options.interval
@@ -120,50 +137,61 @@ module Mallard
         end
       end
 
-      def load_description
-        return "wrk" if @load.is_a?(Probe::Wrk)
-
-        reason = @options.ruby_client ? "--ruby-client" : "wrk not found"
-        "mallard's built-in client (#{reason}). #{Probe::Load.fallback_note}"
-      end
-
-      def save_load_result
-        @run_dir.write_json("load.json", @load.result.to_h)
-      end
-
-      def interrupted(reason)
-        @phases.merge!(status: "interrupted", reason: reason, load_finished_t: clock)
-        @load&.stop
-        save_load_result if @load
-        finish
+      # Stops load part-way and keeps what it counted; a load tool that cannot say is noted, not fatal.
+      def stop_load
+        @phases.load_finished_t ||= clock
+        Signals.deferred { @workload&.stop }
       rescue Error => e
-        @phases[:load_error] = e.message
-        finish
+        @phases.load_error = e.message
       end
 
-      def finish
-        @subject&.stop # TERM first: the agent writes its last records at exit
-        @phases[:stopped_t] = clock
-        write_meta
-        @run_dir.write_json("summary.json", Analysis::SoakSummary.from_run(@run_dir))
-        summary = @run_dir.read_json("summary.json") # views see exactly what a stored run holds
-        @reporter.finished(summary)
-        summary
+      # Everything from here on is writing what was measured: signals are remembered, not raised. The records
+      # are read back through the one reader, with the phases as they stand now (meta.json may not have taken
+      # the last write); a summary the directory cannot take is still returned, and says it was not saved.
+      def finish(outcome)
+        Signals.deferred do
+          @phases.outcome = outcome
+          @subject&.stop # TERM first: the agent writes its last records at exit
+          @phases.stopped_t = clock
+          unsaved = [saved { write_meta }]
+          run = Run::SoakReader.read(@run_dir).tap { |read| read.meta.phases = @phases }
+          summary = Analysis::SoakSummary.call(run)
+          unsaved << saved { @run_dir.write_json("summary.json", summary) }
+          not_saved(summary, unsaved.compact)
+          @reporter.finished(summary)
+          summary
+        end
+      end
+
+      # @return [String, nil] why the block's write failed
+      def saved
+        yield
+        nil
+      rescue WriteFailed => e
+        e.message
+      end
+
+      def not_saved(summary, failures)
+        return if failures.empty?
+
+        cause = summary.complete? ? "write_failed" : summary.cause
+        summary.status = "interrupted" if summary.complete?
+        summary.cause = cause
+        summary.reason = [summary.reason, *failures, "this summary was not saved"].compact.uniq.join("; ")
       end
 
       def shutdown
-        @load&.stop
-        @subject&.stop
-        @samples&.close
+        Signals.deferred do
+          saved { @workload&.stop }
+          @subject&.stop
+          @samples&.close
+        end
       end
 
       def write_meta
-        @run_dir.write_json("meta.json", Run::Meta.build(command: "soak", target: @target, options: @options,
-                                                         phases: @phases, subject: @subject))
-      end
-
-      def signal_name(error)
-        error.is_a?(Interrupt) ? "SIGINT" : "SIG#{Signal.signame(error.signo)}"
+        @run_dir.write_json("meta.json", Run::Meta.build(command: "soak", argv: @command_line, target: @target,
+                                                         options: @options, phases: @phases,
+                                                         subject_pid: @subject&.pid))
       end
 
       def clock

@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require "json"
-
 module Mallard
   module Probe
     # Follows the agent's JSON-lines file while the subject runs, reading only what was appended
@@ -11,7 +9,7 @@ module Mallard
         @path = path
         @offset = 0
         @requests_by_pid = {}
-        @partial = +""
+        @partial = String.new # binary, as read: JsonLines.parse makes each line UTF-8
       end
 
       # @return [Integer] requests finished so far across all the subject's processes
@@ -25,21 +23,20 @@ module Mallard
       def read_new_records
         return unless File.exist?(@path)
 
-        chunk = File.open(@path) do |file|
+        chunk = File.open(@path, "rb") do |file|
           file.seek(@offset)
           file.read
         end
         @offset += chunk.bytesize
-        lines = (@partial + chunk).split("\n", -1)
+        lines = (@partial + chunk).split("\n".b, -1)
         @partial = lines.pop.to_s # an unfinished last line is completed by the next read
         lines.each { |line| absorb(line) }
       end
 
       def absorb(line)
-        record = JSON.parse(line)
-        @requests_by_pid[record["pid"]] = record["requests"] if record["requests"]
-      rescue JSON::ParserError
-        nil
+        hash = Run::JsonLines.parse(line)
+        _, record = hash && Run.record(hash)
+        @requests_by_pid[record.pid] = record.requests if record.is_a?(Run::AgentRecord) && record.requests
       end
     end
   end

@@ -34,7 +34,7 @@ module Mallard
           # the command name may hold spaces and parentheses, so split after its last ")"
           ppid = File.read(stat).rpartition(")").last.split[1]
           Integer(File.basename(File.dirname(stat))) if Integer(ppid) == pid
-        rescue SystemCallError, ArgumentError
+        rescue SystemCallError, ArgumentError, TypeError
           nil
         end
       end

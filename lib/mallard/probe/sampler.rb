@@ -17,28 +17,32 @@ module Mallard
       # @return [Hash, nil] the total record, nil when the whole tree is gone
       def sample(extra = {})
         t = @clock.call.round(3)
-        readings = ProcessTree.pids(@root_pid).filter_map { |pid| read(pid, t) }
+        pids = ProcessTree.pids(@root_pid)
+        readings = pids.filter_map { |pid| read(pid, t) }
         return if readings.empty?
 
         readings.each { |record| @writer << record }
-        total = totals(readings).merge(kind: "total", t: t, processes: readings.size, **extra)
+        total = Run::TotalSample.record(time: t, readings: readings, **cpu(pids), **extra)
         @writer << total
         total
       end
 
       private
 
+      # The subject's CPU, and the machine's and mallard's own (the subject and the load tool included): what
+      # the rest of the machine did meanwhile tells a quiet run from one with a noisy neighbour.
+      def cpu(pids)
+        { cpu_s: CpuTime.processes(pids).round(3), own_cpu_s: CpuTime.processes(ProcessTree.pids(Process.pid)).round(3),
+          machine_cpu_s: CpuTime.machine&.round(3) }
+      end
+
       def read(pid, time)
         reading = MemoryReading.of(ProcFiles.new(pid))
         return if reading.rss_kb.zero? # exiting: its memory is already released, the reading means nothing
 
-        { kind: "memory", t: time, pid: pid, role: pid == @root_pid ? "main" : "child", **reading.to_h }
+        Run::ProcessSample.record(time: time, pid: pid, role: pid == @root_pid ? "main" : "child", memory: reading.to_h)
       rescue NotFound
         nil # exited between listing and reading: a worker restart, or the subject dying
-      end
-
-      def totals(readings)
-        %i[rss_kb pss_kb uss_kb swap_kb].to_h { |key| [key, readings.sum { |r| r[key] }] }
       end
     end
   end

@@ -153,14 +153,30 @@ module Mallard
         @status = Process.wait2(@pid).last
       ensure
         reader.close
-        @log.close
+        close_log
       end
 
       def record(chunk)
-        @log.write(chunk)
-        @log.flush
+        copy_to_log(chunk)
         @output << chunk
         @capped = true if @requests && @output.scan(CAPPED).size >= @threads
+      end
+
+      # The log is the user's copy; the figures are parsed from memory, so a disk that fills up must not stop
+      # the load. The run directory's own writes report that.
+      def copy_to_log(chunk)
+        return if @log_failed
+
+        @log.write(chunk)
+        @log.flush
+      rescue SystemCallError
+        @log_failed = true
+      end
+
+      def close_log
+        @log.close
+      rescue SystemCallError
+        nil
       end
 
       def parse(data)

@@ -3,13 +3,14 @@
 require "fileutils"
 require "json"
 require_relative "../errors"
+require_relative "../value"
 
 module Mallard
   module Run
     # A run's home: meta.json (what was run, where), samples.jsonl (the sampler, appended live),
     # agent.jsonl (the in-process agent, appended live), load.json, summary.json.
     class Directory
-      SCHEMA_VERSION = 1
+      SCHEMA_VERSION = 2
       DEFAULT_ROOT = File.join(".mallard", "runs")
 
       attr_reader :path
@@ -47,26 +48,21 @@ module Mallard
         File.join(@path, name)
       end
 
+      # @param data [Hash, Value] anything Value.plain turns into JSON
+      # @raise [WriteFailed] when the directory takes no more writes
       def write_json(name, data)
         temporary = file("#{name}.tmp")
-        File.write(temporary, JSON.pretty_generate(data))
+        File.write(temporary, JSON.pretty_generate(Value.plain(data)))
         File.rename(temporary, file(name)) # readers never see half a summary
+      rescue SystemCallError => e
+        FileUtils.rm_f(temporary)
+        raise WriteFailed, "cannot write #{file(name)}: #{e.message}"
       end
 
       def read_json(name)
         JSON.parse(File.read(file(name)))
       rescue Errno::ENOENT
         nil
-      end
-
-      def read_jsonl(name)
-        return [] unless File.exist?(file(name))
-
-        File.foreach(file(name)).filter_map do |line|
-          JSON.parse(line)
-        rescue JSON::ParserError
-          nil # a line cut short by a crash; the rest of the run is still good
-        end
       end
     end
   end

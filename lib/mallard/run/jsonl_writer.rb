@@ -12,13 +12,18 @@ module Mallard
         @file.sync = true
       end
 
+      # @raise [WriteFailed] when the file takes no more writes
       def <<(record)
         @file.write("#{JSON.generate(record)}\n")
         self
+      rescue SystemCallError => e
+        raise WriteFailed, "cannot write #{@file.path}: #{e.message}"
       end
 
       def close
         @file.close unless @file.closed?
+      rescue SystemCallError
+        nil # what could be written was, line by line
       end
     end
   end

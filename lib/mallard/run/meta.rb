@@ -1,19 +1,32 @@
 # frozen_string_literal: true
 
 require "etc"
+require_relative "../value"
+require_relative "phases"
 
 module Mallard
   module Run
-    # meta.json: what was run, on what, and when each phase began (seconds since the run's start).
-    module Meta
-      module_function
+    # What a run measured: its kind and a description, and the URL when it served HTTP.
+    TargetInfo = Value.define(:kind, :description, :url)
 
-      def build(command:, target:, options:, phases:, subject:)
-        { schema_version: Directory::SCHEMA_VERSION, command: command, argv: ARGV.dup,
-          mallard_version: VERSION, ruby: RUBY_DESCRIPTION, kernel: "#{Etc.uname[:sysname]} #{Etc.uname[:release]}",
-          cpus: Etc.nprocessors,
-          target: { kind: target.kind, description: target.describe, url: target.url },
-          options: options.to_h, subject_pid: subject&.pid, phases: phases }
+    class TargetInfo
+      def self.of(target)
+        new(kind: target.kind, description: target.describe, url: target.url)
+      end
+    end
+
+    # meta.json: what was run, on what, and when each phase began. Written when a run starts and again as it
+    # moves on, so a run killed at any moment still says what it was and how far it got.
+    Meta = Value.define(:schema_version, :command, :argv, :mallard_version, :ruby, :kernel, :cpus, :options,
+                        :subject_pid, :configs, :repeat, target: TargetInfo, phases: Phases)
+
+    class Meta
+      # @param argv [Array<String>] the command line as the user gave it
+      def self.build(command:, argv:, target:, options:, phases: nil, subject_pid: nil, **extra)
+        new(schema_version: Directory::SCHEMA_VERSION, command: command, argv: argv, mallard_version: VERSION,
+            ruby: RUBY_DESCRIPTION, kernel: "#{Etc.uname[:sysname]} #{Etc.uname[:release]}",
+            cpus: Etc.nprocessors, target: TargetInfo.of(target), options: options.to_h, subject_pid: subject_pid,
+            phases: phases, **extra)
       end
     end
   end

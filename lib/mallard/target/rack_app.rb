@@ -31,6 +31,10 @@ module Mallard
                                                         log_path: run_dir.file("subject.log"))
       end
 
+      def workload(options:, run_dir:)
+        Workload::Http.new(url: @url, options: options, run_dir: run_dir)
+      end
+
       def ready?
         HttpProbe.answers?(@url)
       end
@@ -39,7 +43,7 @@ module Mallard
 
       def rackup(run_dir)
         path = run_dir.file("mallard.ru")
-        Agent::Rackup.write(path, app_config_ru: File.join(@dir, "config.ru"))
+        Rackup.write(path, app_config_ru: File.join(@dir, "config.ru"))
         path
       end
 

@@ -21,6 +21,8 @@ module Mallard
         Command.new(["ruby", @path, *@args], env: env, log_path: run_dir.file("subject.log"))
       end
 
+      def workload(**) = Workload::ToCompletion.new
+
       def ready? = true
     end
   end

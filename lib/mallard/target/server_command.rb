@@ -31,6 +31,10 @@ module Mallard
         Command.new(@argv.map { |arg| arg.gsub(PORT, port) }, env: env, log_path: run_dir.file("subject.log"))
       end
 
+      def workload(options:, run_dir:)
+        Workload::Http.new(url: @url, options: options, run_dir: run_dir)
+      end
+
       def ready?
         HttpProbe.answers?(@url)
       end

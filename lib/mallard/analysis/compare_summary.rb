@@ -1,0 +1,63 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Analysis
+    # A comparison's summary: the rows as measured, the statistics over them, and the recommendation — computed
+    # the same way live and for `mallard report`, from the rows alone.
+    module CompareSummary
+      module_function
+
+      # @param rows [Array<Summary::Row>]
+      # @param outcome [Run::Outcome]
+      # @param target [Run::TargetInfo]
+      # @return [Summary::Compare]
+      def call(rows:, outcome:, run_dir:, target:)
+        comparison = Comparison.call(rows, baseline: rows.first&.name || "glibc")
+        outcome = judged_outcome(outcome, comparison)
+        Summary::Compare.new(schema_version: Run::Directory::SCHEMA_VERSION, kind: "compare", **outcome.to_h,
+                             run_dir: run_dir, target: target, baseline: comparison[:baseline],
+                             metric: comparison[:metric], configs: comparison[:configs],
+                             recommendation: recommendation(outcome, comparison), rows: rows)
+      end
+
+      # The summary of a stored comparison. Its figures come from its soak runs' summaries as they ended, so a
+      # comparison stopped before writing summary.json is reported run by run instead.
+      # @param run [Run::CompareRun]
+      # @raise [NotFound] without summary.json, listing the soak runs to report one by one
+      def for(run)
+        run.summary || raise(NotFound, without_summary(run))
+      end
+
+      # Each configuration's soak summaries, for the charts.
+      # @return [Hash{String=>Array<Summary::Soak>}]
+      def soaks(run)
+        run.soak_runs.transform_values { |runs| runs.map { |soak| SoakSummary.for(soak) } }
+      end
+
+      def without_summary(run)
+        paths = run.soak_paths
+        listing = paths.empty? ? "and none of its soak runs got as far as writing meta.json" : <<~TEXT.chomp
+          its soak runs can be reported one by one:
+          #{paths.map { |path| "  mallard report #{path}" }.join("\n")}
+        TEXT
+        "#{run.path} is a comparison without summary.json (it was stopped before it could write one); #{listing}"
+      end
+
+      # A comparison that finished with no valid run at all measured nothing: a failed measurement.
+      def judged_outcome(outcome, comparison)
+        return outcome unless outcome.complete? && comparison[:configs].none? { |config| config.repeats.positive? }
+
+        Run::Outcome.failed("no_valid_runs", "no configuration has a valid run: nothing was measured")
+      end
+
+      # No verdict from a failed measurement.
+      def recommendation(outcome, comparison)
+        return if outcome.status == "failed"
+
+        Summary::Recommendation.from_h(Recommendation.call(comparison))
+      end
+
+      private_class_method :without_summary, :judged_outcome, :recommendation
+    end
+  end
+end

@@ -1,0 +1,102 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Analysis
+    # Every series a view draws of one soak, as [t, value] points on the clock the sampler and the agent share
+    # (seconds since the run's start, MALLARD_T0).
+    #
+    # Rates come from what was counted, against the clock it was counted on: each agent record carries its
+    # process's cumulative requests and GC counts at its own time, so a bin's rate is the increments its
+    # records carry over the bin's width. (The sampler's copy of the request count lags the agent by up to an
+    # interval, and differencing it drew drops to 0 req/s while load never paused.) A series nobody measured —
+    # no agent inside the subject, so no request or GC records — is nil, not a line of zeros.
+    module SoakSeries
+      MAX_POINTS = 1000
+
+      module_function
+
+      # @param run [Run::SoakRun]
+      # @param warmup [Float, nil] seconds of warm-up after the start of load
+      # @return [Summary::SoakSeries]
+      def call(run, warmup: nil)
+        width = (run.interval.to_f * 2).round(3) # agent records jitter by a fraction of an interval
+        start = run.phases.load_started_t
+        Summary::SoakSeries.new(
+          rss_kb: memory(run.totals, :rss_kb), pss_kb: memory(run.totals, :pss_kb),
+          processes: processes(run), rps: increments(run.agent, width, &:requests),
+          gc_minor_per_s: increments(run.agent, width) { |record| record.gc&.fetch("minor_gc_count", nil) },
+          gc_major_per_s: increments(run.agent, width) { |record| record.gc&.fetch("major_gc_count", nil) },
+          live_slots: live_slots(run.agent, width), bin_s: width, load_started_t: start,
+          warmup: start && warmup.to_f.positive? ? [start, (start + warmup).round(3)] : nil
+        )
+      end
+
+      def memory(samples, key)
+        thin(samples.map { |sample| [sample.t, sample[key]] })
+      end
+
+      # Only when there are several: a single process's PSS is the total's.
+      def processes(run)
+        by_pid = run.processes.group_by(&:pid)
+        return [] if by_pid.size < 2
+
+        by_pid.map do |pid, samples|
+          Summary::ProcessSeries.new(pid: pid, role: samples.first.role,
+                                     pss_kb: memory(samples, :pss_kb))
+        end
+      end
+
+      # Per second in bins of `width`, summed over processes: what each record's counter rose by since that
+      # process's previous record. nil when no record carries the counter.
+      def increments(records, width, &)
+        counted = records.select(&)
+        return if counted.empty?
+
+        previous = {}
+        points = bins(counted, width).filter_map do |bin, members|
+          measured = false
+          rise = members.sum do |record|
+            value = yield(record)
+            last = previous[record.pid]
+            previous[record.pid] = value
+            next 0 unless last # a process's first record has nothing before it to rise from
+
+            measured = true
+            value - last
+          end
+          [((bin + 1) * width).round(3), (rise / width).round(3)] if measured
+        end
+        thin(points)
+      end
+
+      # Live heap slots at the end of each bin, summed over the processes seen so far.
+      def live_slots(records, width)
+        counted = records.select { |record| record.gc&.key?("heap_live_slots") }
+        return if counted.empty?
+
+        latest = {}
+        points = bins(counted, width).map do |bin, members|
+          members.each { |record| latest[record.pid] = record.gc["heap_live_slots"] }
+          [((bin + 1) * width).round(3), latest.values.sum]
+        end
+        thin(points)
+      end
+
+      def bins(records, width)
+        records.chunk_while { |a, b| (a.t / width).floor == (b.t / width).floor }
+               .map { |members| [(members.first.t / width).floor, members] }
+      end
+
+      # A long run keeps at most MAX_POINTS per series, each the mean of an equal run of points, so the summary
+      # stays small and the chart's shape stays true.
+      def thin(points)
+        return points if points.size <= MAX_POINTS
+
+        size = (points.size.to_f / MAX_POINTS).ceil
+        points.each_slice(size).map do |slice|
+          [slice.last[0], (slice.sum { |_, value| value.to_f } / slice.size).round(3)]
+        end
+      end
+    end
+  end
+end

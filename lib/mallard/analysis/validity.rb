@@ -1,0 +1,68 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Analysis
+    # Whether a soak measured what it meant to, from what the run already records. A run that fails a check is
+    # shown, but counts in no comparison: one Puma worker that served nothing (wrk's keep-alive connections
+    # stick to whichever worker accepted them) runs a lighter app than its peers, and its lower memory once
+    # moved a recommendation.
+    module Validity
+      # A worker serving under this share of an even split did not get the load its peers did.
+      MIN_FAIR_SHARE = 0.25
+      # Other processes using more than half a core on average compete with the subject and the load tool.
+      MAX_FOREIGN_CORES = 0.5
+
+      module_function
+
+      # @param run [Run::SoakRun]
+      # @return [Summary::Validity]
+      def call(run)
+        served = requests_per_worker(run)
+        foreign = foreign_cores(run.load_totals)
+        Summary::Validity.new(problems: [starved_workers(served), busy_machine(foreign)].compact,
+                              requests_per_process: served.transform_keys(&:to_s), foreign_cores: foreign)
+      end
+
+      # Cores' worth of CPU the rest of the machine used while load ran: the machine's busy time less mallard's
+      # own tree (itself, the load tool, the subject).
+      def foreign_cores(samples)
+        counted = samples.select { |sample| sample.machine_cpu_s && sample.own_cpu_s }
+        return if counted.size < 2
+
+        first, last = counted.values_at(0, -1)
+        seconds = last.t - first.t
+        return unless seconds.positive?
+
+        foreign = (last.machine_cpu_s - first.machine_cpu_s) - (last.own_cpu_s - first.own_cpu_s)
+        [foreign / seconds, 0.0].max.round(3)
+      end
+
+      def busy_machine(foreign)
+        return unless foreign && foreign > MAX_FOREIGN_CORES
+
+        format("the machine was busy with other work: %.2f cores on average outside mallard and its subject " \
+               "while load ran (limit %.2f)", foreign, MAX_FOREIGN_CORES)
+      end
+
+      # The agent's last count per process, leaving out a cluster's master: it forks the workers and serves
+      # nothing itself.
+      def requests_per_worker(run)
+        master = run.meta.subject_pid
+        latest = run.agent.select(&:requests).to_h { |record| [record.pid, record.requests] }
+        latest.delete(master) if latest.size > 1
+        latest
+      end
+
+      def starved_workers(served)
+        return if served.size < 2 || served.values.sum.zero?
+
+        fair = served.values.sum.to_f / served.size
+        starved = served.select { |_, count| count < fair * MIN_FAIR_SHARE }
+        return if starved.empty?
+
+        "load did not reach every worker: requests per process #{served.values.inspect} " \
+          "(#{starved.size} served under #{(MIN_FAIR_SHARE * 100).round}% of an even share)"
+      end
+    end
+  end
+end

@@ -1,0 +1,36 @@
+# frozen_string_literal: true
+
+require "etc"
+
+module Mallard
+  module Probe
+    # CPU time, in seconds, as the kernel counts it: of processes (user + system, all their threads, from
+    # /proc/PID/stat), and of the whole machine (every CPU's busy time, from /proc/stat). Their difference over
+    # a run is the work done by processes that are neither mallard nor its subject.
+    module CpuTime
+      TICKS = Etc.sysconf(Etc::SC_CLK_TCK).to_f
+      # /proc/stat's cpu line: user nice system idle iowait irq softirq steal — idle and iowait are not busy.
+      BUSY_FIELDS = [0, 1, 2, 5, 6, 7].freeze
+
+      module_function
+
+      # @param pids [Array<Integer>] processes still running; one that exited meanwhile counts nothing
+      def processes(pids, proc_root: "/proc")
+        pids.sum do |pid|
+          # the command name may hold spaces and parentheses, so count fields after its last ")"
+          fields = File.read(File.join(proc_root, pid.to_s, "stat")).rpartition(")").last.split
+          (Integer(fields[11]) + Integer(fields[12])) / TICKS # utime, stime
+        rescue SystemCallError, ArgumentError, TypeError
+          0.0
+        end
+      end
+
+      def machine(proc_root: "/proc")
+        fields = File.foreach(File.join(proc_root, "stat")).first.split.drop(1).map { |field| Integer(field) }
+        fields.values_at(*BUSY_FIELDS).compact.sum / TICKS
+      rescue SystemCallError, ArgumentError, TypeError
+        nil
+      end
+    end
+  end
+end

@@ -1,0 +1,27 @@
+# frozen_string_literal: true
+
+require_relative "../value"
+
+module Mallard
+  module Run
+    # One soak's run directory, read once: everything the analysis and the views need, as values.
+    #
+    # totals: the sampler's summed ticks, in time order; processes: per-process ticks; agent: the in-process
+    # agent's records, in time order; load: the load tool's result (nil for a script or a run killed before
+    # load ended); summary: the stored summary.json, nil when the run never wrote one; skipped: damaged lines.
+    SoakRun = Struct.new(:path, :meta, :totals, :processes, :agent, :load, :summary, :skipped, keyword_init: true) do
+      def phases = meta.phases || Phases.new
+      def target = meta.target || TargetInfo.new
+      def script? = target.kind == "script"
+
+      # The sampling interval the run asked for (the agent writes at the same pace).
+      def interval = (meta.options || {}).fetch("interval", 0.5)
+
+      # The ticks taken while load ran: every steady-state figure comes from these.
+      def load_totals
+        window = phases.load_window
+        totals.select { |sample| window.cover?(sample.t) }
+      end
+    end
+  end
+end

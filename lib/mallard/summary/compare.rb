@@ -1,0 +1,52 @@
+# frozen_string_literal: true
+
+require_relative "../value"
+require_relative "../run/meta"
+require_relative "figures"
+
+module Mallard
+  module Summary
+    # What a comparison keeps of one of its soaks; the full summary stays in the soak's own directory.
+    # problems: why the run is no measurement (empty when it counts).
+    RunFigures = Value.define(:steady_rss_kb, :steady_pss_kb, :peak_rss_kb, :processes, :rps, :p50_ms, :p99_ms,
+                              :errors, :run_dir, :verdict, :problems)
+
+    class RunFigures
+      def valid? = Array(problems).empty?
+    end
+
+    # One configuration as measured: its valid runs, and the runs shown but not counted.
+    Row = Value.define(:name, :allocator, :available, :unavailable_reason, :verified, :failed, :output_tail,
+                       runs: [RunFigures], invalid_runs: [RunFigures])
+
+    # A configuration against the baseline: memory, req/s and p99 as % changes with 95% intervals, and why
+    # there are no intervals when there are none.
+    # The *_finding members say what each change means in one word (Summary::Change#finding).
+    Versus = Value.define(:rss_pct, :rss_pct_ci, :significant, :rss_finding, :rps_pct, :rps_pct_ci, :rps_significant,
+                          :rps_finding, :p99_pct, :p99_pct_ci, :p99_significant, :p99_finding, :note)
+
+    # Latency figures of a configuration across its repeats.
+    Latency = Value.define(p50: Estimate, p99: Estimate)
+
+    # A configuration's row of the table. steady_rss_kb holds the comparison's metric (summed PSS when runs
+    # had several processes); verdicts the leak verdict of each counted run.
+    Config = Value.define(:name, :available, :verified, :failed, :repeats, :errors, :unavailable_reason,
+                          :output_tail, :verdicts, :invalid_runs,
+                          steady_rss_kb: Estimate, peak_rss_kb: Estimate, rps: Estimate, latency_ms: Latency,
+                          vs_baseline: Versus)
+
+    # A configuration passed over, and why.
+    Rejection = Value.define(:name, :why)
+
+    # The configuration to deploy (nil: keep the baseline), why, and how (snippets by kind).
+    Recommendation = Value.define(:name, :reason, :snippets, rejected: [Rejection])
+
+    # One comparison: how it ended, the table, the recommendation, and the rows it was computed from.
+    Compare = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :baseline, :metric,
+                           target: Run::TargetInfo, configs: [Config], recommendation: Recommendation, rows: [Row])
+
+    class Compare
+      def outcome = Run::Outcome.new(status: status, cause: cause, reason: reason)
+    end
+  end
+end

@@ -1,0 +1,21 @@
+# frozen_string_literal: true
+
+require_relative "../value"
+
+module Mallard
+  module Summary
+    # One row of a diff: a metric (soaks) or a configuration (comparisons), A and B, and the change.
+    # worse is the direction alone; whether it matters is significant's and the threshold's business.
+    DiffRow = Value.define(:name, :a, :b, :repeats, :batches, :pct, :ci, :significant, :finding, :note, :worse)
+
+    # A run as the diff names it.
+    DiffSide = Value.define(:run_dir, :target, :status, :recomputed)
+
+    # The --fail-over gate: the threshold, whether it failed, and why (one line).
+    FailOver = Value.define(:threshold_pct, :failed, :reason)
+
+    # Before (A) and after (B): how one metric changed, by what method, and the gate's outcome.
+    Diff = Value.define(:kind, :metric, :method, :only_in_a, :only_in_b, rows: [DiffRow], a: DiffSide, b: DiffSide,
+                                                                         fail_over: FailOver)
+  end
+end

@@ -1,0 +1,17 @@
+# frozen_string_literal: true
+
+require_relative "../value"
+
+module Mallard
+  module Summary
+    # One process's PSS over time: per-process PSS adds up to the total, where RSS counts shared pages again.
+    ProcessSeries = Value.define(:pid, :role, :pss_kb)
+
+    # Every series a view draws of one soak, as [t, value] points on the run's clock (seconds since start).
+    # A series that was not measured is nil, never zeros: rps without an agent inside the subject, GC without
+    # GC records. bin_s is the width of the bins the rates are counted in; warmup the span left out of the
+    # verdict, [from, to] or nil.
+    SoakSeries = Value.define(:rss_kb, :pss_kb, :rps, :gc_minor_per_s, :gc_major_per_s, :live_slots, :bin_s,
+                              :load_started_t, :warmup, processes: [ProcessSeries])
+  end
+end

@@ -1,0 +1,64 @@
+# frozen_string_literal: true
+
+module Mallard
+  # The run model's value objects: keyword Structs whose members may hold other values, or arrays of them.
+  # #to_h gives plain hashes ready for JSON; .from_h reloads them from symbol or string keys, so a summary
+  # written to summary.json and read back is the same value as the one computed live, and every view reads
+  # one shape. Free-form Hash members (GC.stat, status codes) are keyed by strings, as JSON keys them.
+  module Value
+    # @param members [Array<Symbol>] plain members: numbers, strings, and arrays or string-keyed hashes of those
+    # @param nested [Hash{Symbol=>Class, Array(Class)}] members holding a value, or ([Class]) an array of them
+    def self.define(*members, **nested, &block)
+      klass = Struct.new(*members, *nested.keys, keyword_init: true)
+      klass.instance_variable_set(:@nested, nested.freeze)
+      klass.extend(ClassMethods)
+      klass.include(InstanceMethods)
+      klass.class_eval(&block) if block
+      klass
+    end
+
+    # JSON-ready: values to hashes, hash keys to strings.
+    def self.plain(value)
+      case value
+      when InstanceMethods then value.to_h
+      when Array then value.map { |item| plain(item) }
+      when Hash then value.to_h { |key, item| [key.to_s, plain(item)] }
+      else value
+      end
+    end
+
+    # .from_h for every value class.
+    module ClassMethods
+      # @param hash [Hash, nil] symbol or string keys; keys the value does not know are ignored
+      def from_h(hash)
+        return hash if hash.nil? || hash.is_a?(self)
+
+        new(**members.to_h { |name| [name, load(name, hash.key?(name) ? hash[name] : hash[name.to_s])] })
+      end
+
+      private
+
+      # A list of values that a record does not have (an older schema) is empty, not nil.
+      def load(name, value)
+        type = @nested[name]
+        return Value.plain(value) if type.nil? && value.is_a?(Hash)
+        return Array(value).map { |item| type.first.from_h(item) } if type.is_a?(Array)
+        return value if type.nil? || value.nil?
+
+        type.from_h(value)
+      end
+    end
+
+    # #to_h, plain all the way down.
+    module InstanceMethods
+      # Free-form hashes get string keys at once, so a live value reads like a reloaded one.
+      def initialize(**members)
+        super(**members.transform_values { |value| value.is_a?(Hash) ? Value.plain(value) : value })
+      end
+
+      def to_h
+        members.to_h { |name| [name, Value.plain(self[name])] }
+      end
+    end
+  end
+end

@@ -1,0 +1,67 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+
+# The sampler on the one process every test has: this one.
+class SamplerTest < Minitest::Test
+  Run = Mallard::Run
+
+  # Above the largest pid_max Linux allows (2**22), so never a process.
+  NO_SUCH_PID = (2**22) + 1
+
+  def setup
+    @records = []
+    @sampler = Mallard::Probe::Sampler.new(root_pid: Process.pid, writer: @records, clock: -> { 1.23456 })
+  end
+
+  def test_one_memory_record_per_process_then_one_total
+    total = @sampler.sample(requests: 42)
+    memory = @records.select { |record| record[:kind] == "memory" }
+
+    assert_equal total, @records.last
+    assert_equal "total", total[:kind]
+    assert_equal @records.size - 1, memory.size
+    assert_equal memory.size, total[:processes]
+    assert_equal Process.pid, memory.first[:pid]
+    assert_equal "main", memory.first[:role]
+  end
+
+  def test_the_total_sums_the_processes_at_one_time
+    total = @sampler.sample
+    memory = @records.select { |record| record[:kind] == "memory" }
+
+    %i[rss_kb pss_kb uss_kb swap_kb].each do |key|
+      assert_equal memory.sum { |record| record[key] }, total[key], key
+    end
+    assert_operator total[:rss_kb], :>, 0
+    assert_operator total[:pss_kb], :<=, total[:rss_kb]
+    assert_equal [1.235], @records.map { |record| record[:t] }.uniq, "the clock, rounded to the millisecond"
+  end
+
+  def test_counters_and_cpu_time_are_kept_with_the_total
+    total = @sampler.sample(requests: 42)
+
+    assert_equal 42, total[:requests]
+    assert_operator total[:cpu_s], :>, 0, "this process has run"
+    assert_operator total[:own_cpu_s], :>=, total[:cpu_s], "mallard's own tree includes its subject"
+    assert_operator total[:machine_cpu_s], :>=, total[:own_cpu_s]
+  end
+
+  # What the sampler writes is what the run model reads.
+  def test_every_record_reads_back_as_its_run_model_value
+    @sampler.sample(requests: 42)
+    values = @records.map { |record| Run.record(JSON.parse(JSON.generate(record))).last }
+
+    assert_equal ([Run::ProcessSample] * (values.size - 1)) + [Run::TotalSample], values.map(&:class)
+    assert_equal 42, values.last.requests
+    assert_equal Process.pid, values.first.pid
+  end
+
+  def test_a_tree_that_is_gone_writes_nothing
+    sampler = Mallard::Probe::Sampler.new(root_pid: NO_SUCH_PID, writer: @records, clock: -> { 0.0 })
+
+    assert_nil sampler.sample
+    assert_empty @records
+  end
+end
