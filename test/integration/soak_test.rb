@@ -7,6 +7,7 @@ require "tmpdir"
 # `mallard soak` end to end: the real executable, real Puma, real wrk, real /proc.
 class SoakIntegrationTest < Minitest::Test
   include Processes
+  include RunDirectories
 
   APPS = File.expand_path("../fixtures/apps", __dir__)
   SCRIPTS = File.expand_path("../fixtures/scripts", __dir__)
@@ -206,52 +207,12 @@ class SoakIntegrationTest < Minitest::Test
     [pid, out_dir]
   end
 
-  def subject_pid(out_dir)
-    JSON.parse(File.read(File.join(out_dir, "meta.json")))["subject_pid"]
-  rescue Errno::ENOENT, JSON::ParserError
-    nil
-  end
-
   def samples(summary)
     File.readlines(File.join(summary["run_dir"], "samples.jsonl")).map { |line| JSON.parse(line) }
-  end
-
-  def sample_count(out_dir)
-    path = File.join(out_dir, "samples.jsonl")
-    File.exist?(path) ? File.foreach(path).count { |line| line.include?('"kind":"total"') } : 0
   end
 
   def rss_samples(out_dir, pid)
     File.foreach(File.join(out_dir, "samples.jsonl")).map { |line| JSON.parse(line) }
         .select { |s| s["kind"] == "memory" && s["pid"] == pid }.map { |s| s["rss_kb"] }
-  end
-
-  def wait_for(timeout: 30)
-    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
-    loop do
-      value = yield
-      return value if value
-      raise "timed out waiting" if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-
-      sleep 0.1
-    end
-  end
-
-  def processes_in_group(pgid)
-    Dir.glob("/proc/[0-9]*/stat").select do |stat|
-      Integer(File.read(stat).rpartition(")").last.split[2]) == pgid
-    rescue SystemCallError
-      false
-    end
-  end
-
-  # Every descendant of mallard inherits its environment, so a tag there finds them all, even
-  # once they have been re-parented.
-  def processes_tagged(tag)
-    Dir.glob("/proc/[0-9]*/environ").select do |environ|
-      File.binread(environ).include?("MALLARD_TEST_TAG=#{tag}")
-    rescue SystemCallError
-      false
-    end
   end
 end
