@@ -35,7 +35,6 @@ class RecommendationTest < Minitest::Test
     assert_empty recommendation[:rejected]
     assert_match(/\Ajemalloc used less memory than glibc: −20% steady-state RSS \(95% CI −\d+ … −\d+\), with no /,
                  recommendation[:reason])
-    assert_includes recommendation[:snippets][:dockerfile_debian], "ENV LD_PRELOAD=/usr/lib/x86_64-linux-gnu/"
   end
 
   def test_a_lower_memory_configuration_that_costs_throughput_is_passed_over
@@ -52,7 +51,6 @@ class RecommendationTest < Minitest::Test
 
     assert_equal "glibc-arena2", recommendation[:name]
     assert_match(/\A\+50% p99 latency \(95% CI \+\d+ … \+\d+\)\z/, recommendation[:rejected].first[:why])
-    assert_equal "ENV MALLOC_ARENA_MAX=2", recommendation[:snippets][:dockerfile_debian]
   end
 
   def test_nothing_detectably_smaller_means_keep_the_baseline
@@ -61,14 +59,12 @@ class RecommendationTest < Minitest::Test
     assert_nil recommendation[:name]
     assert_equal NO_DIFFERENCE, recommendation[:reason]
     assert_empty recommendation[:rejected]
-    assert_nil recommendation[:snippets]
   end
 
   def test_when_every_saving_costs_something_the_reason_says_so
     recommendation = recommend(row("jemalloc", rss: 80_000, rps: 300.0, p99: 80.0))
 
     assert_nil recommendation[:name]
-    assert_nil recommendation[:snippets]
     assert_match(/\AEvery configuration that used detectably less memory than glibc cost too much elsewhere /,
                  recommendation[:reason])
     assert_includes recommendation[:reason], "(jemalloc: −40% req/s (95% CI"
@@ -103,14 +99,5 @@ class RecommendationTest < Minitest::Test
     comparison = Comparison.call([row("glibc", rss: 100_000, processes: 4), row("jemalloc", rss: 95_000)])
 
     assert_includes Recommendation.call(comparison)[:reason], "−5.0% steady-state PSS (95% CI −"
-  end
-
-  def test_snippets_come_from_the_facts_given
-    known = Mallard::Analysis::DeploySnippets::KNOWN.fetch("jemalloc")
-    facts = { "jemalloc" => known.merge(library_debian: "/opt/lib/libjemalloc.so.2") }
-
-    assert_includes recommend(row("jemalloc", rss: 80_000), facts: facts)[:snippets][:systemd],
-                    "Environment=LD_PRELOAD=/opt/lib/libjemalloc.so.2"
-    assert_nil recommend(row("jemalloc", rss: 80_000), facts: {})[:snippets]
   end
 end

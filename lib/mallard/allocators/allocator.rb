@@ -12,7 +12,7 @@ module Mallard
       # Added to RUBYOPT with -I, so a child loads mallard's files from this very checkout or gem.
       LIB = File.expand_path("../..", __dir__)
 
-      attr_reader :name, :summary, :malloc, :settings, :packages
+      attr_reader :name, :summary, :malloc, :settings, :packages, :sonames
 
       # @param malloc [String] the allocator detection must find in the process
       # @param settings [Hash] environment variables besides LD_PRELOAD

@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require_relative "deploy_snippets"
-
 module Mallard
   module Analysis
     # Picks the configuration to deploy from a Comparison: the one using least memory among those that use
@@ -17,9 +15,9 @@ module Mallard
       module_function
 
       # @param comparison [Hash] as returned by Comparison.call
-      # @param facts [Hash{String=>Hash}] DeploySnippets.for keyword arguments per configuration name
-      # @return [Hash] { name:, reason:, rejected: [{ name:, why: }], snippets: Hash or nil }
-      def call(comparison, facts: DeploySnippets::KNOWN)
+      # @return [Hash] { name:, reason:, rejected: [{ name:, why: }] } (how to deploy it is the views' to render,
+      #   from the catalog: Report::DeploySnippets)
+      def call(comparison)
         baseline = comparison[:baseline]
         return without_baseline(baseline) unless usable_baseline?(comparison)
 
@@ -31,8 +29,7 @@ module Mallard
         return none(baseline, rejected) unless place
 
         winner = candidates[place]
-        { name: winner[:name], reason: winning_reason(comparison, winner, rejected.first(place)), rejected: rejected,
-          snippets: snippets(winner[:name], facts) }
+        { name: winner[:name], reason: winning_reason(comparison, winner, rejected.first(place)), rejected: rejected }
       end
 
       def usable_baseline?(comparison)
@@ -78,17 +75,12 @@ module Mallard
                    "Every configuration that used detectably less memory than #{baseline} cost too much elsewhere " \
                      "(#{rejected.map { |entry| "#{entry[:name]}: #{entry[:why]}" }.join('; ')}); keep #{baseline}."
                  end
-        { name: nil, reason: reason, rejected: rejected, snippets: nil }
+        { name: nil, reason: reason, rejected: rejected }
       end
 
       def without_baseline(baseline)
         { name: nil, reason: "#{baseline}, the baseline, has no completed runs, so nothing could be compared " \
-                             "with it; keep #{baseline} and run the comparison again.", rejected: [], snippets: nil }
-      end
-
-      def snippets(name, facts)
-        arguments = facts[name]
-        arguments && DeploySnippets.for(name, **arguments)
+                             "with it; keep #{baseline} and run the comparison again.", rejected: [] }
       end
 
       # "−12% req/s (95% CI −18 … −6)"
@@ -105,7 +97,7 @@ module Mallard
       end
 
       private_class_method :usable_baseline?, :candidate?, :costs, :winning_reason, :none,
-                           :without_baseline, :snippets, :change, :signed
+                           :without_baseline, :change, :signed
     end
   end
 end

@@ -38,8 +38,9 @@ module Mallard
     # A configuration passed over, and why.
     Rejection = Value.define(:name, :why)
 
-    # The configuration to deploy (nil: keep the baseline), why, and how (snippets by kind).
-    Recommendation = Value.define(:name, :reason, :snippets, rejected: [Rejection])
+    # The configuration to deploy (nil: keep the baseline), and why; the views render how to deploy it from the
+    # catalog (Report::DeploySnippets).
+    Recommendation = Value.define(:name, :reason, rejected: [Rejection])
 
     # One comparison: how it ended, the table, the recommendation, and the rows it was computed from.
     Compare = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :baseline, :metric,

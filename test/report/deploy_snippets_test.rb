@@ -1,15 +1,25 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "mallard/analysis/deploy_snippets"
 
 class DeploySnippetsTest < Minitest::Test
-  DeploySnippets = Mallard::Analysis::DeploySnippets
+  DeploySnippets = Mallard::Report::DeploySnippets
+  Allocator = Mallard::Allocators::Allocator
 
   PRELOADED_KEYS = %i[dockerfile_debian dockerfile_alpine heroku systemd kubernetes verify].freeze
 
+  # Snippets for a catalog entry: every fact they print comes from the catalog.
+  def known(name)
+    DeploySnippets.for(Mallard::Allocators::Catalog.default.fetch(name))
+  end
+
+  def entry(**attributes)
+    Allocator.new(name: "jemalloc", summary: "", malloc: "jemalloc", finder: nil, sonames: %w[libjemalloc.so.2],
+                  packages: { debian: "libjemalloc2", alpine: "jemalloc" }, **attributes)
+  end
+
   def test_a_preloaded_library_is_installed_and_preloaded_everywhere
-    snippets = DeploySnippets.known("jemalloc-tuned")
+    snippets = known("jemalloc-tuned")
 
     assert_equal PRELOADED_KEYS, snippets.keys
     assert_includes snippets[:dockerfile_debian], "apt-get install -y --no-install-recommends libjemalloc2"
@@ -21,7 +31,7 @@ class DeploySnippetsTest < Minitest::Test
   end
 
   def test_platform_snippets_set_the_same_variables
-    snippets = DeploySnippets.known("jemalloc-tuned")
+    snippets = known("jemalloc-tuned")
 
     assert_match(/buildpack/, snippets[:heroku])
     assert_includes snippets[:heroku], "heroku config:set LD_PRELOAD=/app/.apt/usr/lib/x86_64-linux-gnu/" \
@@ -35,16 +45,16 @@ class DeploySnippetsTest < Minitest::Test
   end
 
   def test_verify_names_the_allocator_doctor_should_find
-    assert_includes DeploySnippets.known("jemalloc-tuned")[:verify], "mallard doctor PID"
-    assert_includes DeploySnippets.known("jemalloc-tuned")[:verify],
+    assert_includes known("jemalloc-tuned")[:verify], "mallard doctor PID"
+    assert_includes known("jemalloc-tuned")[:verify],
                     "Allocator jemalloc — preloaded via LD_PRELOAD (…/libjemalloc.so.2"
-    assert_includes DeploySnippets.known("jemalloc-tuned")[:verify], "MALLOC_CONF=narenas:2,dirty_decay_ms:1000"
-    assert_includes DeploySnippets.known("mimalloc")[:verify], "Allocator mimalloc — preloaded"
+    assert_includes known("jemalloc-tuned")[:verify], "MALLOC_CONF=narenas:2,dirty_decay_ms:1000"
+    assert_includes known("mimalloc")[:verify], "Allocator mimalloc — preloaded"
   end
 
   def test_tcmalloc_and_mimalloc_packages_and_paths
-    tcmalloc = DeploySnippets.known("tcmalloc")
-    mimalloc = DeploySnippets.known("mimalloc")
+    tcmalloc = known("tcmalloc")
+    mimalloc = known("mimalloc")
 
     assert_includes tcmalloc[:dockerfile_debian], "libtcmalloc-minimal4"
     assert_includes tcmalloc[:dockerfile_debian], "ENV LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4"
@@ -58,7 +68,7 @@ class DeploySnippetsTest < Minitest::Test
   end
 
   def test_an_environment_only_configuration_installs_and_preloads_nothing
-    snippets = DeploySnippets.known("glibc-arena2")
+    snippets = known("glibc-arena2")
 
     assert_equal PRELOADED_KEYS, snippets.keys
     assert_equal "ENV MALLOC_ARENA_MAX=2", snippets[:dockerfile_debian]
@@ -72,7 +82,7 @@ class DeploySnippetsTest < Minitest::Test
   end
 
   def test_glibc_trim_is_a_require_in_the_app
-    snippets = DeploySnippets.known("glibc-trim")
+    snippets = known("glibc-trim")
 
     assert_equal %i[gemfile puma_config rubyopt verify], snippets.keys
     assert_equal "gem \"mallard\"", snippets[:gemfile]
@@ -81,34 +91,21 @@ class DeploySnippetsTest < Minitest::Test
     refute_match(/LD_PRELOAD|MALLOC_/, snippets.values.join)
   end
 
-  def test_nothing_to_deploy_for_the_baseline_or_an_unknown_name
-    assert_nil DeploySnippets.known("glibc")
-    assert_nil DeploySnippets.for("glibc", settings: {}, debian_package: nil, alpine_package: nil,
-                                           library_debian: nil, library_alpine: nil)
+  def test_nothing_to_deploy_for_the_baseline
+    assert_nil known("glibc")
   end
 
   def test_values_that_would_need_escaping_are_refused
-    facts = DeploySnippets::KNOWN.fetch("jemalloc")
-
-    assert_raises(ArgumentError) { DeploySnippets.for("jemalloc", **facts, settings: { "MALLOC_CONF" => "a b" }) }
-    assert_raises(ArgumentError) { DeploySnippets.for("jemalloc", **facts, settings: { "x;y" => "1" }) }
-    assert_raises(ArgumentError) { DeploySnippets.for("jemalloc", **facts, library_debian: "/tmp/$(id).so") }
-    assert_raises(ArgumentError) { DeploySnippets.for("je\"malloc", **facts) }
+    assert_raises(ArgumentError) { DeploySnippets.for(entry(settings: { "MALLOC_CONF" => "a b" })) }
+    assert_raises(ArgumentError) { DeploySnippets.for(entry(settings: { "x;y" => "1" })) }
+    assert_raises(ArgumentError) { DeploySnippets.for(entry(sonames: ["$(id).so"])) }
+    assert_raises(ArgumentError) { DeploySnippets.for(entry(name: "je\"malloc")) }
   end
 
-  # KNOWN repeats the catalog so that analysis loads alone; this keeps the two from drifting apart.
-  def test_known_facts_agree_with_the_allocator_catalog
-    catalog = Mallard::Allocators::Catalog.default
+  def test_the_catalog_is_the_one_source_of_the_facts
+    snippets = DeploySnippets.for(entry(settings: { "MALLOC_CONF" => "narenas:4" }))
 
-    assert_equal Mallard::Allocators::Catalog::JEMALLOC_TUNING,
-                 DeploySnippets::KNOWN.dig("jemalloc-tuned", :settings, "MALLOC_CONF")
-    DeploySnippets::KNOWN.each do |name, facts|
-      entry = catalog.fetch(name)
-      assert_equal entry.settings, facts[:settings], name
-      assert_equal entry.malloc, facts[:malloc], name
-      assert_equal entry.ruby_requires, [facts[:ruby_require]].compact, name
-      assert_equal entry.packages.slice(:debian, :alpine),
-                   { debian: facts[:debian_package], alpine: facts[:alpine_package] }.compact, name
-    end
+    assert_includes snippets[:systemd], "Environment=MALLOC_CONF=narenas:4"
+    assert_includes snippets[:dockerfile_debian], "libjemalloc2"
   end
 end

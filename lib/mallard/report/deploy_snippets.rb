@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 module Mallard
-  module Analysis
+  module Report
     # Copy-paste instructions for running an app under a recommended memory configuration: a Dockerfile for
     # Debian and for Alpine images, Heroku, systemd and Kubernetes, and how to check it took effect.
     #
@@ -10,8 +10,9 @@ module Mallard
     # - environment only (glibc-arena2): just the settings, no package and no LD_PRELOAD;
     # - Ruby-side (glibc-trim): a require in the app, with keys gemfile, puma_config, rubyopt and verify instead.
     #
-    # The text is plain and nothing in it is escaped, so only values of a conservative shape are accepted:
-    # they come from KNOWN or the allocator catalog, never from a user, and anything else is refused.
+    # Every fact comes from the configuration's catalog entry (Allocators::Catalog): its settings, packages,
+    # library and the file it requires. The text is plain and nothing in it is escaped, so only values of a
+    # conservative shape are accepted: they come from the catalog, never from a user, and anything else is refused.
     module DeploySnippets
       DEBIAN_LIBRARIES = "/usr/lib/x86_64-linux-gnu"
       ALPINE_LIBRARIES = "/usr/lib"
@@ -20,45 +21,30 @@ module Mallard
       # Letters, digits and the punctuation of paths, package names and MALLOC_CONF: no space, quote or `$`.
       SAFE_VALUE = %r{\A[A-Za-z0-9_.:,/+=-]+\z}
       SAFE_VARIABLE = /\A[A-Z_][A-Z0-9_]*\z/
-      NOT_PRELOADED = { debian_package: nil, alpine_package: nil, library_debian: nil, library_alpine: nil }.freeze
-
-      def self.preloaded(malloc, debian_package, alpine_package, soname, settings = {})
-        { settings: settings, malloc: malloc, debian_package: debian_package, alpine_package: alpine_package,
-          library_debian: "#{DEBIAN_LIBRARIES}/#{soname}", library_alpine: "#{ALPINE_LIBRARIES}/#{soname}" }.freeze
-      end
-      private_class_method :preloaded
-
-      # The catalog's configurations, as keyword arguments for .for. MALLOC_CONF is the catalog's
-      # JEMALLOC_TUNING, repeated so that this file loads on its own (a test keeps the two equal).
-      KNOWN = {
-        "glibc-arena2" => { settings: { "MALLOC_ARENA_MAX" => "2" }, malloc: "glibc", **NOT_PRELOADED },
-        "glibc-trim" => { settings: {}, malloc: "glibc", ruby_require: "mallard/trim", **NOT_PRELOADED },
-        "jemalloc" => preloaded("jemalloc", "libjemalloc2", "jemalloc", "libjemalloc.so.2"),
-        "jemalloc-tuned" => preloaded("jemalloc", "libjemalloc2", "jemalloc", "libjemalloc.so.2",
-                                      { "MALLOC_CONF" => "narenas:2,dirty_decay_ms:1000" }),
-        "tcmalloc" => preloaded("tcmalloc", "libtcmalloc-minimal4", "gperftools", "libtcmalloc_minimal.so.4"),
-        "mimalloc" => preloaded("mimalloc", "libmimalloc2.0", "mimalloc2", "libmimalloc.so.2")
-      }.freeze
 
       module_function
 
-      # Snippets for a configuration in KNOWN; nil for any other name (glibc itself needs no change).
-      def known(name)
-        facts = KNOWN[name]
-        facts && self.for(name, **facts)
+      # @param allocator [Allocators::Allocator] a catalog entry
+      # @return [Hash{Symbol=>String}, nil] nil when the configuration changes nothing (glibc itself)
+      def for(allocator)
+        soname = allocator.sonames.first
+        text(allocator.name, settings: allocator.settings, malloc: allocator.malloc,
+                             debian_package: soname && allocator.packages[:debian],
+                             alpine_package: soname && allocator.packages[:alpine],
+                             library_debian: soname && "#{DEBIAN_LIBRARIES}/#{soname}",
+                             library_alpine: soname && "#{ALPINE_LIBRARIES}/#{soname}",
+                             ruby_require: allocator.ruby_requires.first)
       end
 
       # @param settings [Hash{String=>String}] environment variables besides LD_PRELOAD
-      # @param malloc [String] the allocator `mallard doctor` reports (jemalloc-tuned is jemalloc); name by default
+      # @param malloc [String] the allocator `mallard doctor` reports (jemalloc-tuned is jemalloc)
       # @param ruby_require [String, nil] a feature to require in the app instead of any environment
-      # @return [Hash{Symbol=>String}, nil] nil when the configuration changes nothing
-      def for(name, settings:, debian_package:, alpine_package:, library_debian:, library_alpine:, malloc: nil,
-              ruby_require: nil)
+      def text(name, settings:, debian_package:, alpine_package:, library_debian:, library_alpine:, malloc:,
+               ruby_require: nil)
         check(name, settings, debian_package, alpine_package, library_debian, library_alpine, malloc, ruby_require)
         return ruby_side(ruby_require) if ruby_require
         return if settings.empty? && library_debian.nil?
 
-        malloc ||= name
         debian = environment(library_debian, settings)
         { dockerfile_debian: dockerfile(install_debian(debian_package), debian, library_debian),
           dockerfile_alpine: alpine(malloc, alpine_package, environment(library_alpine, settings), library_alpine),
@@ -155,8 +141,8 @@ module Mallard
         raise ArgumentError, "not a known configuration value: #{refused.first.inspect}" unless refused.empty?
       end
 
-      private_class_method :environment, :install_debian, :dockerfile, :heroku, :assignments, :systemd, :kubernetes,
-                           :verify, :ruby_side, :check
+      private_class_method :text, :environment, :install_debian, :dockerfile, :heroku, :assignments, :systemd,
+                           :kubernetes, :verify, :ruby_side, :check
     end
   end
 end
