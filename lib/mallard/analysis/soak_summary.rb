@@ -8,7 +8,7 @@ module Mallard
       def self.from_run(run_dir)
         new(meta: run_dir.read_json("meta.json") || {}, samples: run_dir.read_jsonl("samples.jsonl"),
             agent: run_dir.read_jsonl("agent.jsonl"), load: run_dir.read_json("load.json"),
-            run_dir: run_dir.path).to_h
+            run_dir: Text.scrub(run_dir.path)).to_h # the path may hold any bytes; the summary is JSON
       end
 
       def initialize(meta:, samples:, agent:, load:, run_dir:)

@@ -28,7 +28,7 @@ module Mallard
         HtmlOutput.check!(@cli[:html])
         summary = comparison(target).call
         render(summary)
-        HtmlOutput.write(summary["run_dir"], @cli[:html], @err)
+        HtmlOutput.write(@run_dir.path, @cli[:html], @err) # the summary's copy of the path is scrubbed
         summary["status"] == "interrupted" ? 130 : 0
       end
 
@@ -39,11 +39,11 @@ module Mallard
       end
 
       def comparison(target)
-        run_dir = Run::Directory.create(command: "compare", out: @cli[:out])
-        @err.puts "mallard: comparing #{configs.join(', ')} × #{@cli[:repeat]} on #{target.describe}"
-        @err.puts "mallard: run directory #{run_dir.path}"
+        @run_dir = Run::Directory.create(command: "compare", out: @cli[:out])
+        @err.puts "mallard: comparing #{configs.join(', ')} × #{@cli[:repeat]} on #{Text.printable(target.describe)}"
+        @err.puts "mallard: run directory #{Text.printable(@run_dir.path)}"
         Experiments::Compare.new(target: target, options: @measure.soak, configs: configs, repeat: @cli[:repeat],
-                                 run_dir: run_dir, reporter: reporter)
+                                 run_dir: @run_dir, reporter: reporter)
       end
 
       # Every configuration in the catalog unless told otherwise; unavailable ones stay in the

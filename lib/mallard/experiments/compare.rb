@@ -94,7 +94,7 @@ module Mallard
 
       def finish
         @run_dir.write_json("summary.json", CompareSummary.build(rows: @rows, status: @status, reason: @reason,
-                                                                 run_dir: @run_dir.path, target: @target))
+                                                                 run_dir: Text.scrub(@run_dir.path), target: @target))
         summary = @run_dir.read_json("summary.json")
         @reporter.finished(summary)
         summary
