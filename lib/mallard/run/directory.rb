@@ -3,6 +3,7 @@
 require "fileutils"
 require "json"
 require_relative "../errors"
+require_relative "../text"
 
 module Mallard
   module Run
@@ -53,8 +54,10 @@ module Mallard
         File.rename(temporary, file(name)) # readers never see half a summary
       end
 
+      # Files read back may hold bytes that are not UTF-8 (edited, or written by another program): they
+      # are scrubbed, rather than failing the parse or dropping the line, so the rest of the run is read.
       def read_json(name)
-        JSON.parse(File.read(file(name)))
+        JSON.parse(Text.scrub_json(File.binread(file(name))))
       rescue Errno::ENOENT
         nil
       end
@@ -62,8 +65,8 @@ module Mallard
       def read_jsonl(name)
         return [] unless File.exist?(file(name))
 
-        File.foreach(file(name)).filter_map do |line|
-          JSON.parse(line)
+        File.foreach(file(name), mode: "rb").filter_map do |line|
+          JSON.parse(Text.scrub_json(line))
         rescue JSON::ParserError
           nil # a line cut short by a crash; the rest of the run is still good
         end

@@ -11,7 +11,7 @@ module Mallard
           @description = description
           @status = status
           @reason = reason
-          @path = path
+          @path = Text.scrub(path) # the run directory's own path, which may hold any bytes
           @notes = notes
         end
 
