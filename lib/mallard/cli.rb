@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "optparse"
+require_relative "cli/parser"
 require_relative "cli/command"
 require_relative "cli/doctor"
 require_relative "cli/measure_options"

@@ -69,7 +69,7 @@ module Mallard
       end
 
       def parser
-        OptionParser.new do |opts|
+        Parser.new do |opts|
           opts.banner = BANNER
           @measure.define(opts)
           opts.on("--allocators LIST", Array, "configurations to compare, baseline first (default: all)") do |list|

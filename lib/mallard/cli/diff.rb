@@ -45,7 +45,7 @@ module Mallard
       end
 
       def parser
-        OptionParser.new do |opts|
+        Parser.new do |opts|
           opts.banner = BANNER
           opts.on("--metric NAME", "the figure to compare (default: steady memory)") { |v| @cli[:metric] = v }
           opts.on("--fail-over PCT", Float, "exit 1 when significantly worse by more than PCT%") do |v|
@@ -87,8 +87,8 @@ module Mallard
       end
 
       def describe(run)
-        { run_dir: run.path, target: run.summary.dig("target", "description"), status: run.summary["status"],
-          recomputed: run.recomputed? }
+        { run_dir: Text.scrub(run.path), target: run.summary.dig("target", "description"),
+          status: run.summary["status"], recomputed: run.recomputed? }
       end
 
       def render(result)

@@ -40,7 +40,7 @@ module Mallard
       end
 
       def parser
-        OptionParser.new do |opts|
+        Parser.new do |opts|
           opts.banner = BANNER
           opts.on("--json", "print the summary as JSON") { @cli[:json] = true }
           HtmlOutput.define(opts, @cli)
