@@ -43,6 +43,20 @@ class CompareTerminalTest < Minitest::Test
     assert_match(/mimalloc\s+failed: `puma` exited/, render(summary))
   end
 
+  # The app's path and the subject's command are the user's and the subject's text: one line each, inert.
+  def test_text_from_outside_is_printed_on_one_line_without_control_characters
+    summary = JSON.parse(JSON.generate(SUMMARY))
+    summary["target"]["description"] = "/srv/new\nline \\xFF (Puma, 5 threads, 0 workers)"
+    summary["run_dir"] = "/runs/\e[2Jcleared"
+    summary["configs"] << { "name" => "mimalloc", "repeats" => 0, "failed" => "`ruby -e \e]0;title\a` exited" }
+    text = render(summary)
+
+    assert_equal "mallard compare — /srv/new\\x0Aline \\xFF (Puma, 5 threads, 0 workers)\n", text.lines.first
+    assert_match(/mimalloc\s+failed: `ruby -e ` exited$/, text)
+    assert_includes text, "Run directory: /runs/cleared"
+    refute_match(/[\x00-\x08\x0B-\x1F\x7F]/, text)
+  end
+
   def test_no_trailing_spaces
     refute_match(/ +$/, render(SUMMARY))
   end

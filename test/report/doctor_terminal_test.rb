@@ -26,6 +26,15 @@ class DoctorTerminalTest < Minitest::Test
     assert_match(/→ glibc may create up to 16 arenas/, text)
   end
 
+  # Command line and environment are the process's own bytes: shown, escaped, each on its one line.
+  def test_what_the_process_holds_is_printed_inert
+    text = render(diagnosis(command: ["ruby", "-e", "\e]0;title\a\e[2J\nx"], env: { "MALLOC_CONF" => "a\nb\x00" }))
+
+    assert_match(/PID 4242: ruby -e \\x0Ax$/, text)
+    assert_match(/^    MALLOC_CONF=a\\x0Ab\\x00$/, text)
+    refute_match(/[\x00-\x08\x0B-\x1F\x7F]/, text)
+  end
+
   def test_plain_output_has_no_escape_codes
     refute_includes render(diagnosis), "\e["
   end

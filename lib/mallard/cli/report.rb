@@ -52,7 +52,7 @@ module Mallard
       def note_recomputed(run)
         status = run.summary["status"]
         unfinished = status == "complete" ? "" : " — the run never finished (killed, or still running)"
-        @err.puts "mallard: #{run.path} has no summary.json; summarised from its raw files#{unfinished}"
+        @err.puts "mallard: #{Text.printable(run.path)} has no summary.json; summarised from its raw files#{unfinished}"
       end
 
       def render(run, summary)

@@ -22,7 +22,7 @@ module Mallard
       end
 
       def run_failed(label:, reason:)
-        @io.puts "#{@prefix || label}  failed: #{reason}"
+        @io.puts "#{@prefix || label}  failed: #{Text.printable(reason)}"
       end
 
       # The soak's own events: only the live line is shown.

@@ -18,15 +18,16 @@ module Mallard
       end
 
       def render(io)
-        io.puts @color.bold("mallard compare — #{@summary.dig('target', 'description')}")
-        io.puts @color.yellow("  interrupted: #{@summary['reason']}") if @summary["status"] == "interrupted"
+        io.puts @color.bold("mallard compare — #{Text.printable(@summary.dig('target', 'description'))}")
+        interrupted = @summary["status"] == "interrupted"
+        io.puts @color.yellow("  interrupted: #{Text.printable(@summary['reason'])}") if interrupted
         io.puts "  #{metric_name} per configuration, median of repeats with 95% intervals; " \
                 "changes against #{@summary['baseline']}"
         io.puts
         table.each { |line| io.puts "  #{line}" }
         render_recommendation(io)
         io.puts
-        io.puts "  Run directory: #{@summary['run_dir']}"
+        io.puts "  Run directory: #{Text.printable(@summary['run_dir'])}"
       end
 
       private
@@ -54,7 +55,7 @@ module Mallard
 
       def unmeasured(config)
         why = "unavailable: #{config['unavailable_reason'] || 'not run'}"
-        why = "failed: #{config['failed']}" if config["failed"]
+        why = "failed: #{Text.printable(config['failed'])}" if config["failed"] # quotes the subject's command
         "#{config['name'].ljust(15)} #{@color.dim(why)}"
       end
 

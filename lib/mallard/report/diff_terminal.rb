@@ -26,7 +26,8 @@ module Mallard
 
       def describe(run)
         recomputed = "no summary.json: summarised from its raw files" if run["recomputed"]
-        [run["run_dir"], run["target"], run["status"], recomputed].compact.join(" · ")
+        parts = [run["run_dir"], run["target"], run["status"], recomputed].compact
+        parts.map { |part| Text.printable(part) }.join(" · ")
       end
 
       def table

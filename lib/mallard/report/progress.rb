@@ -13,9 +13,9 @@ module Mallard
 
       def started(target:, run_dir:, duration:, load:)
         @duration = duration
-        @io.puts "mallard: measuring #{target}"
+        @io.puts "mallard: measuring #{Text.printable(target)}"
         @io.puts "mallard: load from #{load}" if load
-        @io.puts "mallard: run directory #{run_dir}"
+        @io.puts "mallard: run directory #{Text.printable(run_dir)}"
       end
 
       def sample(total)

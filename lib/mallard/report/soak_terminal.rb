@@ -16,8 +16,9 @@ module Mallard
       end
 
       def render(io)
-        io.puts @color.bold("mallard soak — #{@summary.dig('target', 'description')}")
-        io.puts @color.yellow("  interrupted: #{@summary['reason']}") if @summary["status"] == "interrupted"
+        io.puts @color.bold("mallard soak — #{Text.printable(@summary.dig('target', 'description'))}")
+        interrupted = @summary["status"] == "interrupted"
+        io.puts @color.yellow("  interrupted: #{Text.printable(@summary['reason'])}") if interrupted
         sections.each do |label, lines|
           Array(lines).compact.each_with_index { |line, i| io.puts "  #{(i.zero? ? label : '').ljust(LABEL)}#{line}" }
         end
@@ -27,7 +28,7 @@ module Mallard
 
       def sections
         [["Memory", memory_lines], ["Script", script_line], ["Load", load_line], ["App", app_line],
-         ["GC", gc_line], ["Flags", flags], ["Run", @summary["run_dir"]]]
+         ["GC", gc_line], ["Flags", flags], ["Run", Text.printable(@summary["run_dir"])]]
       end
 
       def memory_lines
