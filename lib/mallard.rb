@@ -5,6 +5,7 @@ require_relative "mallard/errors"
 require_relative "mallard/clock"
 require_relative "mallard/process_status"
 require_relative "mallard/value"
+require_relative "mallard/text"
 
 require_relative "mallard/probe/proc_files"
 require_relative "mallard/probe/memory_reading"

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "optparse"
+require_relative "cli/parser"
 require_relative "cli/command"
 require_relative "cli/doctor"
 require_relative "cli/measure_options"
@@ -69,11 +70,13 @@ module Mallard
       end
     end
 
+    # Messages quote commands, paths and output from outside, and the subject's lines are its own: each line
+    # goes through Text.printable, so neither can send escape sequences to the user's terminal.
     def report_error(err, error, debug)
-      err.puts "mallard: #{error.message}"
+      err.puts "mallard: #{Text.printable_lines(error.message).join("\n")}"
       if error.is_a?(SubjectFailed) && !error.output_tail.empty?
         err.puts "  last lines of its output:"
-        error.output_tail.each { |line| err.puts "  | #{line}" }
+        error.output_tail.each { |line| err.puts "  | #{Text.printable(line)}" }
       end
       err.puts error.full_message(highlight: false) if debug
       error.exit_status
@@ -81,7 +84,7 @@ module Mallard
 
     # Anything not a Mallard::Error is mallard's own fault: say so, keep the trace for --debug.
     def report_bug(err, error, debug)
-      err.puts "mallard: internal error: #{error.class}: #{error.message}"
+      err.puts "mallard: internal error: #{error.class}: #{Text.printable_lines(error.message).join("\n")}"
       err.puts debug ? error.full_message(highlight: false) : "  (run again with --debug for the backtrace)"
       Error.new.exit_status
     end

@@ -50,4 +50,15 @@ class DirectoryTest < Minitest::Test
     refute_equal first.path, second.path
     assert second.path.end_with?("-2")
   end
+
+  # A byte that is not UTF-8 in a file read back costs neither the file nor the line: it reads as \xFF.
+  def test_files_read_back_with_bytes_that_are_not_utf8_are_read_whole
+    run_dir = Mallard::Run::Directory.new(@tmp)
+    File.binwrite(run_dir.file("meta.json"), %({"target": {"description": "/app \xff"}}))
+    File.binwrite(run_dir.file("samples.jsonl"), %({"t": 1, "note": "\xfe"}\n{"t": 2}\n))
+
+    assert_equal "/app \\xFF", run_dir.read_json("meta.json").dig("target", "description")
+    assert_equal [{ "t" => 1, "note" => "\\xFE" }, { "t" => 2 }],
+                 Mallard::Run::JsonLines.read(run_dir.file("samples.jsonl")).records
+  end
 end

@@ -36,6 +36,19 @@ module LoadDrivers
     end
   end
 
+  # A request line is ASCII: other bytes in a path go percent-encoded, as a browser sends them. The app
+  # knows neither path, so every response is a 404, and none is an error of the driver's.
+  def test_a_path_with_bytes_a_request_line_cannot_carry_is_sent_percent_encoded
+    bounded do
+      load = driver(paths: ["/caf\u00e9", "/x\xff"], duration: 1, requests: 50)
+      result = load.start.result
+
+      assert_equal ["/caf%C3%A9", "/x%FF"], load.paths
+      assert_operator result.requests, :>, 0
+      assert_equal({ "404" => result.requests }, result.status_codes)
+    end
+  end
+
   def bounded(&)
     Timeout.timeout(Processes::TEST_TIMEOUT, &)
   end

@@ -57,7 +57,7 @@ module Mallard
       end
 
       def self.read_system_preload
-        File.read(self::SYSTEM_PRELOAD).split(/\s+/).reject(&:empty?)
+        Text.scrub(File.binread(self::SYSTEM_PRELOAD)).split(/\s+/).reject(&:empty?)
       rescue SystemCallError
         []
       end

@@ -27,7 +27,7 @@ module Mallard
         outcome = judged_outcome(run, load)
         verdict = verdict(run, steady) if outcome.status != "failed"
         Summary::Soak.new(
-          schema_version: Run::Directory::SCHEMA_VERSION, kind: "soak", **outcome.to_h, run_dir: run.path,
+          schema_version: Run::Directory::SCHEMA_VERSION, kind: "soak", **outcome.to_h, run_dir: Text.scrub(run.path),
           skipped_lines: run.skipped, target: run.target, allocator: run.phases.diagnosis, verdict: verdict,
           memory: memory(run, steady), load: load, app: AppFigures.call(run.agent, run.load),
           gc: GcFigures.call(run.agent, script: run.script?), script: script_figures(run),

@@ -39,9 +39,9 @@ module Mallard
       end
 
       def comparison(target, argv)
-        run_dir = Run::Directory.create(command: "compare", out: @cli[:out])
-        @err.puts "mallard: comparing #{configs.join(', ')} × #{@cli[:repeat]} on #{target.describe}"
-        @err.puts "mallard: run directory #{run_dir.path}"
+        @run_dir = run_dir = Run::Directory.create(command: "compare", out: @cli[:out])
+        @err.puts "mallard: comparing #{configs.join(', ')} × #{@cli[:repeat]} on #{Text.printable(target.describe)}"
+        @err.puts "mallard: run directory #{Text.printable(run_dir.path)}"
         Experiments::Compare.new(target: target, options: @measure.soak, configs: configs, repeat: @cli[:repeat],
                                  run_dir: run_dir, reporter: reporter, command_line: ["compare", *argv])
       end
@@ -69,7 +69,7 @@ module Mallard
       end
 
       def parser
-        OptionParser.new do |opts|
+        Parser.new do |opts|
           opts.banner = BANNER
           @measure.define(opts)
           opts.on("--allocators LIST", Array, "configurations to compare, baseline first (default: all)") do |list|
@@ -87,7 +87,7 @@ module Mallard
       def write_html(summary)
         return unless @cli[:html]
 
-        run = Run::CompareReader.read(Run::Directory.new(summary.run_dir))
+        run = Run::CompareReader.read(@run_dir) # not summary.run_dir: that copy of the path is scrubbed
         HtmlOutput.write(@cli[:html], @err, summary: summary, meta: run.meta,
                                             soaks: Analysis::CompareSummary.soaks(run))
       end

@@ -48,7 +48,7 @@ module Mallard
       end
 
       def parser
-        OptionParser.new do |opts|
+        Parser.new do |opts|
           opts.banner = BANNER
           opts.on("--metric NAME", "the figure to compare (default: steady memory)") { |v| @cli[:metric] = v }
           opts.on("--fail-over PCT", Float, "exit 1 when significantly worse by more than PCT%") do |v|
@@ -106,7 +106,7 @@ module Mallard
       end
 
       def describe(side)
-        { run_dir: side.run.path, target: side.summary.target&.description, status: side.summary.status,
+        { run_dir: Text.scrub(side.run.path), target: side.summary.target&.description, status: side.summary.status,
           recomputed: !side.compare? && side.run.summary.nil? }
       end
 

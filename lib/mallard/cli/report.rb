@@ -40,7 +40,7 @@ module Mallard
       end
 
       def parser
-        OptionParser.new do |opts|
+        Parser.new do |opts|
           opts.banner = BANNER
           opts.on("--json", "print the summary as JSON") { @cli[:json] = true }
           HtmlOutput.define(opts, @cli)
@@ -58,11 +58,11 @@ module Mallard
 
       # stderr, so --json output stays one JSON object.
       def notes(run, summary)
-        @err.puts "mallard: #{run.path} has no summary.json; summarised from its raw files#{ending(summary)}" \
+        @err.puts "mallard: #{Text.printable(run.path)} has no summary.json; summarised from its raw files#{ending(summary)}" \
           if recomputed?(run)
         return unless summary.respond_to?(:skipped_lines) && summary.skipped_lines.to_i.positive?
 
-        @err.puts "mallard: #{run.path}: #{summary.skipped_lines} damaged line(s) in its records were skipped"
+        @err.puts "mallard: #{Text.printable(run.path)}: #{summary.skipped_lines} damaged line(s) in its records were skipped"
       end
 
       # A boot failure or an interruption says what happened; only a run that never said how it ended is

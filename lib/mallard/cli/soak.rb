@@ -45,7 +45,7 @@ module Mallard
       end
 
       def parser
-        OptionParser.new do |opts|
+        Parser.new do |opts|
           opts.banner = BANNER
           @measure.define(opts)
           opts.on("--allocator NAME", "run the subject under this memory configuration") do |name|

@@ -4,6 +4,8 @@ module Mallard
   module Probe
     # One process's files under /proc, read from outside the process. The kernel's refusals are
     # turned into mallard errors that say what to do, because "Errno::EACCES" helps nobody.
+    # A command line, an environment, a mapped file's name or a process name may hold any bytes, so
+    # everything read here is scrubbed (see Text) before it reaches a report or a JSON file.
     class ProcFiles
       attr_reader :pid
 
@@ -17,7 +19,7 @@ module Mallard
       end
 
       def read(name)
-        File.binread(File.join(@dir, name))
+        Text.scrub(File.binread(File.join(@dir, name)))
       rescue Errno::ENOENT, Errno::ESRCH
         raise NotFound, "no process with PID #{pid}"
       rescue Errno::EACCES, Errno::EPERM
@@ -63,8 +65,9 @@ module Mallard
         read("smaps")
       end
 
+      # Scrubbed like the rest; a caller that runs it falls back to /proc/PID/exe when that path is not there.
       def exe
-        File.readlink(File.join(@dir, "exe"))
+        Text.scrub(File.readlink(File.join(@dir, "exe")))
       rescue Errno::ENOENT, Errno::EACCES, Errno::EPERM
         nil
       end

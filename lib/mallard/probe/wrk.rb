@@ -7,6 +7,7 @@ require_relative "load_result"
 require_relative "load_settings"
 require_relative "../clock"
 require_relative "../process_status"
+require_relative "../text"
 
 module Mallard
   module Probe
@@ -206,8 +207,10 @@ module Mallard
         nil
       end
 
+      # Goes into an error message, and from there into meta.json and the terminal: scrubbed, as wrk
+      # (or a Lua error quoting a request path) may print any bytes.
       def tail
-        @output.lines.last(TAIL_LINES).join
+        Text.scrub(@output.lines.last(TAIL_LINES).join)
       end
     end
   end

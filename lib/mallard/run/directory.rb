@@ -4,6 +4,7 @@ require "fileutils"
 require "json"
 require_relative "../errors"
 require_relative "../value"
+require_relative "../text"
 
 module Mallard
   module Run
@@ -59,8 +60,10 @@ module Mallard
         raise WriteFailed, "cannot write #{file(name)}: #{e.message}"
       end
 
+      # Files read back may hold bytes that are not UTF-8 (edited, or written by another program): they
+      # are scrubbed, rather than failing the parse or dropping the line, so the rest of the run is read.
       def read_json(name)
-        JSON.parse(File.read(file(name)))
+        JSON.parse(Text.scrub_json(File.binread(file(name))))
       rescue Errno::ENOENT
         nil
       end

@@ -26,7 +26,7 @@ module Mallard
 
       # @return [Hash, nil] nil for a blank, cut-short or non-object line
       def parse(line)
-        text = line.dup.force_encoding(Encoding::UTF_8).scrub
+        text = Text.scrub_json(line)
         return if text.strip.empty?
 
         record = JSON.parse(text)

@@ -16,16 +16,17 @@ module Mallard
     end
 
     # meta.json: what was run, on what, and when each phase began. Written when a run starts and again as it
-    # moves on, so a run killed at any moment still says what it was and how far it got.
+    # moves on, so a run killed at any moment still says what it was and how far it got. The command line and
+    # the options (request paths) may hold any bytes, so their copies here are scrubbed.
     Meta = Value.define(:schema_version, :command, :argv, :mallard_version, :ruby, :kernel, :cpus, :options,
                         :subject_pid, :configs, :repeat, target: TargetInfo, phases: Phases)
 
     class Meta
       # @param argv [Array<String>] the command line as the user gave it
       def self.build(command:, argv:, target:, options:, phases: nil, subject_pid: nil, **extra)
-        new(schema_version: Directory::SCHEMA_VERSION, command: command, argv: argv, mallard_version: VERSION,
+        new(schema_version: Directory::SCHEMA_VERSION, command: command, argv: Text.scrub_all(argv), mallard_version: VERSION,
             ruby: RUBY_DESCRIPTION, kernel: "#{Etc.uname[:sysname]} #{Etc.uname[:release]}",
-            cpus: Etc.nprocessors, target: TargetInfo.of(target), options: options.to_h, subject_pid: subject_pid,
+            cpus: Etc.nprocessors, target: TargetInfo.of(target), options: Text.scrub_all(options.to_h), subject_pid: subject_pid,
             phases: phases, **extra)
       end
     end

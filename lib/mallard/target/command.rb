@@ -61,14 +61,16 @@ module Mallard
         alive? # reap the leader if it has not been
       end
 
+      # Stored in summaries and printed, so scrubbed: a subject may write any bytes.
       def output_tail(lines = TAIL_LINES)
-        File.readlines(@log_path, chomp: true).last(lines)
+        File.readlines(@log_path, chomp: true).last(lines).map { |line| Text.scrub(line) }
       rescue SystemCallError
         []
       end
 
+      # The command line as mallard shows and records it; the argv it runs keeps its bytes.
       def display
-        Shellwords.join(@argv)
+        Shellwords.join(@argv.map { |arg| Text.scrub(arg) })
       end
 
       # How it ended: "exit status 1", "killed by signal 9".

@@ -19,8 +19,9 @@ module Mallard
 
       def kind = "rack"
 
+      # Scrubbed: stored in meta.json and summaries, while @dir keeps its bytes to run the app in.
       def describe
-        "#{@dir} (Puma, #{@threads} threads, #{@workers} workers)"
+        "#{Text.scrub(@dir)} (Puma, #{@threads} threads, #{@workers} workers)"
       end
 
       # @param run_dir [Run::Directory] where the generated rackup and the server's log go

@@ -13,8 +13,9 @@ module Mallard
       def kind = "script"
       def url = nil
 
+      # Scrubbed for meta.json and summaries; the command run keeps its bytes.
       def describe
-        ["ruby", @path, *@args].join(" ")
+        ["ruby", @path, *@args].map { |part| Text.scrub(part) }.join(" ")
       end
 
       def command(env:, run_dir:)

@@ -18,8 +18,9 @@ module Mallard
 
       def kind = "command"
 
+      # Scrubbed for meta.json and summaries; the command run keeps its bytes.
       def describe
-        @argv.join(" ")
+        @argv.map { |arg| Text.scrub(arg) }.join(" ")
       end
 
       def command(env:, run_dir:)
