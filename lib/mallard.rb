@@ -77,7 +77,7 @@ require_relative "mallard/experiments/soak"
 require_relative "mallard/experiments/compare"
 
 require_relative "mallard/report/color"
-require_relative "mallard/report/units"
+require_relative "mallard/report/formatting"
 require_relative "mallard/report/deploy_snippets"
 require_relative "mallard/report/json"
 require_relative "mallard/report/sparkline"

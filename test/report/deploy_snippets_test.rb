@@ -108,4 +108,21 @@ class DeploySnippetsTest < Minitest::Test
     assert_includes snippets[:systemd], "Environment=MALLOC_CONF=narenas:4"
     assert_includes snippets[:dockerfile_debian], "libjemalloc2"
   end
+
+  # A comparison's row names its catalog entry: a second row of one configuration (A/A) is labelled apart.
+  def test_a_recommendation_is_titled_from_the_catalog_entry_of_its_row
+    row = { "name" => "glibc-arena2#2", "allocator" => "glibc-arena2" }
+    summary = Mallard::Summary::Compare.from_h("recommendation" => { "name" => "glibc-arena2#2" }, "rows" => [row])
+    titled = DeploySnippets.titled(summary)
+
+    assert_equal ["Dockerfile (Debian/Ubuntu base)", "Dockerfile (Alpine)", "Heroku", "systemd", "Kubernetes",
+                  "Check it in production"], titled.keys
+    assert_includes titled["systemd"], "Environment=MALLOC_ARENA_MAX=2"
+  end
+
+  def test_nothing_to_title_without_a_known_recommendation
+    [nil, { "name" => nil }, { "name" => "not-in-the-catalog" }, { "name" => "glibc" }].each do |recommendation|
+      assert_empty DeploySnippets.titled(Mallard::Summary::Compare.from_h("recommendation" => recommendation))
+    end
+  end
 end

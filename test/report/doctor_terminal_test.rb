@@ -11,7 +11,7 @@ class DoctorTerminalTest < Minitest::Test
     assert_match(%r{PID 4242: puma -C config/puma.rb}, text)
     assert_match(/Ruby\s+ruby 3\.1\.2, YJIT not requested/, text)
     assert_match(/Allocator\s+glibc — the C library's default/, text)
-    assert_match(/Memory\s+RSS 200\.0 MB · PSS 146\.5 MB · USS 136\.7 MB · SWAP 0\.0 MB/, text)
+    assert_match(/Memory\s+RSS 200\.0 MiB · PSS 146\.5 MiB · USS 136\.7 MiB · SWAP 0\.0 MiB/, text)
     assert_match(/MALLOC_CONF=\(unset\)/, text)
     assert_match(/RUBY_GC_HEAP_GROWTH_FACTOR=1\.1/, text)
     assert_match(/No findings\./, text)
@@ -24,6 +24,15 @@ class DoctorTerminalTest < Minitest::Test
 
     assert_match(/! warning glibc malloc with 9 threads/, text)
     assert_match(/→ glibc may create up to 16 arenas/, text)
+  end
+
+  # Command line and environment are the process's own bytes: shown, escaped, each on its one line.
+  def test_what_the_process_holds_is_printed_inert
+    text = render(diagnosis(command: ["ruby", "-e", "\e]0;title\a\e[2J\nx"], env: { "MALLOC_CONF" => "a\nb\x00" }))
+
+    assert_match(/PID 4242: ruby -e \\x0Ax$/, text)
+    assert_match(/^    MALLOC_CONF=a\\x0Ab\\x00$/, text)
+    refute_match(/[\x00-\x08\x0B-\x1F\x7F]/, text)
   end
 
   def test_plain_output_has_no_escape_codes

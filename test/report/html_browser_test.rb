@@ -7,9 +7,10 @@ require "json"
 require "tmpdir"
 
 # The HTML report in a real browser: Debian's headless Chromium opens each fixture's report from a
-# file:// URL. It must load with no console message (the page has no script, so any message is an
-# error: a CSP violation, a failed load) and make no network request, and its screenshot must show
-# something. The screenshots and pages are left in test/artifacts/ for a person to look at.
+# file:// URL, written as `mallard report --html` writes it (the run read, then summarised with its series).
+# It must load with no console message (the page has no script, so any message is an error: a CSP
+# violation, a failed load) and make no network request, and its screenshot must show something. The
+# screenshots and pages are left in test/artifacts/ for a person to look at.
 #
 # "No network request" is read from Chromium's own NetLog (--log-net-log): every URL request the
 # network stack starts is in it, whether or not it could have succeeded; host resolution is also
@@ -72,7 +73,14 @@ class HtmlBrowserTest < Minitest::Test
 
   def page_url(name)
     page = File.join(ARTIFACTS, "html-#{name}.html")
-    Mallard::Report::Html.write(File.join(RUNS, name), page)
+    run = Mallard::Run::Reader.open(File.join(RUNS, name))
+    analysis = Mallard::Analysis
+    if run.is_a?(Mallard::Run::CompareRun)
+      Mallard::Report::Html.write(page, analysis::CompareSummary.for(run), meta: run.meta,
+                                                                           soaks: analysis::CompareSummary.soaks(run))
+    else
+      Mallard::Report::Html.write(page, analysis::SoakSummary.for(run), meta: run.meta)
+    end
     "file://#{page}"
   end
 

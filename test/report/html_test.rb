@@ -2,39 +2,58 @@
 
 require "test_helper"
 require "mallard/report/html"
-require "fileutils"
-require "json"
 require "tmpdir"
+require_relative "stored_summaries"
 
-# The HTML report, rendered from trimmed copies of real run directories (test/fixtures/runs): a leaking
-# soak, a soak with two Puma workers, an interrupted soak, and a comparison with its soak runs.
+# The HTML report, rendered from the summaries of trimmed copies of real runs (test/fixtures/runs): a leaking
+# soak, a soak with two Puma workers, an interrupted soak, and a comparison, each with its meta.json. The
+# charts draw the series they are given.
 class HtmlTest < Minitest::Test
-  RUNS = File.expand_path("../fixtures/runs", __dir__)
-  FIXTURES = %w[soak-leaky soak-workers soak-interrupted compare].freeze
+  include StoredSummaries
+
   ATTACK = "<script>alert(1)</script>"
   ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
+  SOAKS = %w[soak-leaky soak-workers soak-interrupted].freeze
 
   def test_a_soak_draws_memory_requests_and_gc_each_with_axis_units_and_a_table
-    html = render("soak-leaky")
+    html = render_soak("soak-leaky")
 
     assert_equal 4, html.scan("<svg").size
     assert_equal 4, html.scan('<details class="table-view">').size
-    ["Memory (MB)", "Throughput (req/s)", "GC runs (runs/s)", "Live slots (thousands)", "Time since start (s)"]
+    ["Memory (MiB)", "Throughput (req/s)", "GC runs (runs/s)", "Live slots (thousands)", "Time since start (s)"]
       .each { |axis| assert_includes html, ">#{axis}</text>" }
     assert_includes html, "<title>Memory over time</title>"
     assert_match(/<svg role="img" aria-label="Memory over time: Memory against time since start"/, html)
+    refute_match(/\bMB\b/, html)
   end
 
-  def test_requests_per_second_are_the_differences_of_the_cumulative_count
-    # samples.jsonl: 0 requests at t=0.317, 1,466 at t=0.819 → 2,920.3 req/s over that interval.
-    assert_match(%r{<tr><th scope="row">0\.82</th>\s*<td>2920\.3</td></tr>}, render("soak-leaky"))
+  def test_a_chart_tables_the_points_of_its_series_as_given
+    series = soak_series(rps: [[0.819, 2920.3], [1.321, 3102.5]])
+    html = render(soak_summary("soak-leaky", series: series), meta: stored_meta("soak-leaky"))
+
+    assert_match(%r{<tr><th scope="row">0\.82</th>\s*<td>2920\.3</td></tr>}, html)
+    assert_match(%r{<tr><th scope="row">1\.32</th>\s*<td>3102\.5</td></tr>}, html)
+    assert_match(%r{<th scope="col">RSS \(MiB\)</th>}, html)
+  end
+
+  def test_a_series_that_was_not_measured_is_not_drawn_as_zeros
+    series = soak_series(rps: nil, gc_minor_per_s: nil, gc_major_per_s: nil, live_slots: nil)
+    html = render(soak_summary("soak-leaky", series: series), meta: stored_meta("soak-leaky"))
+    rps = html[%r{<figure class="chart" id="chart-rps">.*?</figure>}m]
+
+    assert_includes rps, "Not measured: no agent inside the subject."
+    refute_includes rps, "<svg"
+    refute_includes rps, "<table"
+    assert_equal 1, html.scan("<svg").size, "only memory was measured"
+    assert_equal 3, html.scan("Not measured: no agent inside the subject.").size
   end
 
   def test_a_soak_states_its_verdict_memory_load_latency_gc_and_metadata
-    html = render("soak-leaky")
+    html = render_soak("soak-leaky")
 
-    assert_match(%r{Memory: <strong>growing</strong> · slope \+10035\.5 KB per 1,000 requests}, html)
-    assert_includes html, "<tr><th scope=\"row\">Steady RSS</th><td>122.2 MB</td></tr>"
+    assert_match(%r{Memory: <strong>growing</strong> · slope \+10035\.5 KiB per 1,000 requests}, html)
+    assert_includes html, "tolerance 1.2 MiB"
+    assert_includes html, "<tr><th scope=\"row\">Steady RSS</th><td>122.2 MiB</td></tr>"
     assert_includes html, "3342.1 req/s"
     assert_includes html, "<td>137.5 ms</td>" # p99
     assert_match(/wrk reports no latency over\s+time/, html)
@@ -44,7 +63,8 @@ class HtmlTest < Minitest::Test
   end
 
   def test_several_processes_get_a_line_each_and_the_warmup_is_shaded
-    html = render("soak-workers")
+    series = soak_series(start: 0.878, processes: 3, warmup: [0.878, 3.368])
+    html = render(soak_summary("soak-workers", series: series), meta: stored_meta("soak-workers"))
 
     legend = html.scan(%r{<g class="legend-entry">.*?<text [^>]*>([^<]*)</text></g>}).flatten
     assert_includes legend, "RSS, all 3 processes"
@@ -56,94 +76,145 @@ class HtmlTest < Minitest::Test
   end
 
   def test_an_interrupted_soak_says_so_and_why
-    html = render("soak-interrupted")
+    html = render_soak("soak-interrupted")
 
-    assert_match(%r{<strong>interrupted</strong>: mallard received SIGTERM}, html)
+    assert_match(%r{"status status-interrupted">\s*Status: <strong>interrupted</strong>: mallard received SIGTERM},
+                 html)
     assert_equal 4, html.scan("<svg").size
   end
 
-  def test_a_soak_without_summary_still_draws_its_samples_with_a_note
-    in_copy_of("soak-leaky") do |dir|
-      File.delete(File.join(dir, "summary.json"))
-      html = render_path(dir)
+  # A run killed before it wrote summary.json is summarised from its raw files, and still says it never ended.
+  def test_a_run_that_never_said_it_ended_shows_its_figures_and_says_so
+    html = render(soak_summary("soak-leaky", status: "running", series: soak_series), meta: stored_meta("soak-leaky"))
 
-      assert_includes html, "No summary.json in this run directory"
-      assert_includes html, "<title>Memory over time</title>"
-      assert_includes html, "No verdict without summary.json."
-    end
+    assert_includes html, "<strong>running</strong>"
+    assert_includes html, "The run never said it ended"
+    assert_match(%r{Memory: <strong>growing</strong>}, html)
+    assert_equal 4, html.scan("<svg").size
   end
 
-  def test_a_comparison_draws_a_line_per_configuration_from_its_runs
-    html = render("compare")
+  def test_a_failed_measurement_has_no_verdict_and_says_why
+    reason = "45.0% of requests failed (900 of 2000; the limit is 1%, --max-errors): a failed measurement, not a result"
+    summary = soak_summary("soak-leaky", status: "failed", cause: "errors", reason: reason, verdict: nil,
+                                         series: soak_series)
+    html = render(summary, meta: stored_meta("soak-leaky"))
+
+    assert_includes html, "class=\"status status-failed\""
+    assert_includes html, "Failed measurement: 45.0% of requests failed"
+    assert_includes html, "No verdict."
+    refute_includes html, "Memory: <strong>"
+  end
+
+  def test_a_run_that_is_no_valid_measurement_says_why
+    problem = "load did not reach every worker: requests per process [5000, 12] (1 served under 25% of an even share)"
+    summary = soak_summary("soak-workers", validity: { "problems" => [problem] }, series: soak_series)
+
+    assert_includes render(summary, meta: stored_meta("soak-workers")), "Not a valid measurement: #{problem}"
+  end
+
+  def test_a_comparison_draws_a_line_per_configuration_from_its_soaks
+    html = render_compare
 
     assert_equal 2, html.scan("<svg").size
     assert_equal 2, html.scan('<details class="table-view">').size
     assert_includes html, ">Time since load started (s)</text>"
-    assert_includes html, ">RSS (MB)</text>"
+    assert_includes html, ">RSS (MiB)</text>"
     %w[glibc glibc-arena2 jemalloc].each do |config|
       assert_match(%r{<g class="legend-entry">.*?<text [^>]*>#{config}</text></g>}, html)
-      assert_includes html, "<th scope=\"row\">#{config} #2</th>" # the second repeat, found by name
+      assert_match(%r{<th scope="col">#{config} #2 \(MiB\)</th>}, html) # the second repeat, thin and tabled
     end
     refute_includes html, "not found"
   end
 
   def test_a_comparison_shows_the_verdict_table_recommendation_and_snippets
-    html = render("compare")
+    html = render_compare
 
     assert_match(%r{<th scope="row">glibc-arena2</th>\s*<td>59\.8 \(50\.6 … 70\.7\)</td>}, html)
     assert_includes html, "<td>-28.8% (-38.1 … -18.0)</td>"
     assert_includes html, "<td>no detectable difference</td>"
+    assert_includes html, "<td>97.7 MiB</td>" # glibc's peak
     assert_includes html, "<h2>Recommendation: glibc-arena2</h2>"
     assert_match(%r{<h3>systemd</h3>\s*<pre><code>\[Service\]\nEnvironment=MALLOC_ARENA_MAX=2}, html)
     assert_match(/wrk reports no latency over\s+time/, html)
   end
 
-  def test_a_comparison_whose_run_directories_are_gone_says_how_many
-    in_copy_of("compare") do |dir|
-      FileUtils.rm_rf(File.join(dir, "jemalloc-2"))
-
-      assert_includes render_path(dir), "1 run directory was not found."
+  def test_a_comparison_shows_leak_verdicts_runs_not_counted_and_changes_without_interval
+    summary = compare_summary do |hash|
+      glibc, arena = hash["configs"].values_at(0, 1)
+      glibc.merge!("verdicts" => %w[plateaued growing plateaued], "invalid_runs" => 1)
+      arena["vs_baseline"].merge!("rss_pct" => -17.8, "rss_pct_ci" => nil, "significant" => false,
+                                  "rss_finding" => "no_interval", "note" => "no interval: one run each")
+      hash["rows"][0]["invalid_runs"] = [{ "problems" => ["the machine was busy with other work"] }]
     end
+    html = render(summary, meta: stored_meta("compare"), soaks: compare_soaks)
+
+    assert_includes html, "<td>plateaued ×2, growing ×1</td>"
+    assert_match(%r{<strong>glibc</strong>: 1 run not counted: the machine was busy with other work}, html)
+    assert_includes html, "<td>-17.8% (no interval: one run each)</td>"
+  end
+
+  def test_a_failed_comparison_recommends_nothing_and_says_why
+    summary = compare_summary do |hash|
+      hash.merge!("status" => "failed", "cause" => "no_valid_runs", "recommendation" => nil,
+                  "reason" => "no configuration has a valid run: nothing was measured")
+    end
+    html = render(summary, meta: stored_meta("compare"), soaks: compare_soaks)
+
+    assert_includes html, "<h2>No recommendation</h2>"
+    assert_includes html, "<p class=\"warning\">no configuration has a valid run: nothing was measured</p>"
+    refute_includes html, "<h3>systemd</h3>"
+  end
+
+  def test_a_comparison_whose_soaks_are_missing_says_how_many
+    soaks = compare_soaks
+    soaks["jemalloc"].pop
+
+    assert_includes render(compare_summary, meta: stored_meta("compare"), soaks: soaks),
+                    "1 run directory was not found."
   end
 
   def test_nothing_is_fetched_no_script_no_external_url_outside_text
-    FIXTURES.each do |name|
-      html = render(name)
+    (SOAKS.map { |name| render_soak(name) } + [render_compare]).each do |html|
       tags = html.scan(/<[^>]*>/)
 
-      assert tags.grep(%r{https?://|src=|href=}i).empty?, "#{name}: #{tags.grep(%r{https?://|src=|href=}i).first}"
-      refute_match(/<script|<link|<img|<iframe|@import|url\((?!#)/i, html, name)
+      assert tags.grep(%r{https?://|src=|href=}i).empty?, tags.grep(%r{https?://|src=|href=}i).first
+      refute_match(/<script|<link|<img|<iframe|@import|url\((?!#)/i, html)
       assert_includes html, "default-src 'none'"
     end
   end
 
   def test_everything_from_the_run_is_escaped_in_a_soak
-    in_copy_of("soak-interrupted") do |dir|
-      edit_json(dir, "meta.json") do |meta|
-        meta["argv"] << ATTACK
-        meta["target"]["description"] = ATTACK
-        meta["options"]["paths"] = ["/search?q=#{ATTACK}"]
-      end
-      edit_json(dir, "summary.json") do |summary|
-        summary["target"]["description"] = ATTACK
-        summary["reason"] = ATTACK
-        summary["app"]["flags"] = ["responses #{ATTACK}"]
-      end
-      assert_escaped render_path(dir), minimum: 6
-    end
+    meta = stored("soak-interrupted/meta.json")
+    meta["argv"] << ATTACK
+    meta["target"]["description"] = ATTACK
+    meta["options"]["paths"] = ["/search?q=#{ATTACK}"]
+    summary = stored("soak-interrupted/summary.json")
+    summary["target"]["description"] = ATTACK
+    summary["reason"] = ATTACK
+    summary["app"]["flags"] = ["responses #{ATTACK}"]
+    html = render(Mallard::Summary::Soak.from_h(summary.merge("series" => soak_series)),
+                  meta: Mallard::Run::Meta.from_h(meta))
+
+    assert_escaped html, minimum: 6
   end
 
   def test_everything_from_the_run_is_escaped_in_a_comparison
-    in_copy_of("compare") do |dir|
-      edit_json(dir, "summary.json") do |summary|
-        summary["target"]["description"] = ATTACK
-        summary["configs"] << { "name" => ATTACK, "repeats" => 0, "failed" => ATTACK, "output_tail" => [ATTACK] }
-        summary["recommendation"]["reason"] = ATTACK
-        summary["recommendation"]["snippets"] = { ATTACK => ATTACK }
-        summary["rows"][0]["name"] = ATTACK
-      end
-      assert_escaped render_path(dir), minimum: 8
+    summary = compare_summary do |hash|
+      hash["target"]["description"] = ATTACK
+      hash["configs"] << { "name" => ATTACK, "repeats" => 0, "failed" => ATTACK, "output_tail" => [ATTACK] }
+      hash["recommendation"].merge!("name" => ATTACK, "reason" => ATTACK,
+                                    "rejected" => [{ "name" => ATTACK, "why" => ATTACK }])
     end
+    soaks = compare_soaks.merge(ATTACK => [soak_summary("soak-leaky", series: soak_series)])
+
+    assert_escaped render(summary, meta: stored_meta("compare"), soaks: soaks), minimum: 8
+  end
+
+  def test_without_meta_json_the_metadata_says_so
+    html = render(soak_summary("soak-leaky", series: soak_series), meta: Mallard::Run::Meta.new)
+
+    assert_includes html, "No meta.json in this run directory."
+    assert_includes html, "<h1>mallard soak — test/fixtures/apps/leaky (Puma, 5 threads, 0 workers)</h1>"
   end
 
   def test_ticks_are_on_one_two_five_steps
@@ -156,38 +227,40 @@ class HtmlTest < Minitest::Test
 
   def test_write_puts_the_page_in_a_file
     Dir.mktmpdir do |tmp|
-      file = Mallard::Report::Html.write(File.join(RUNS, "soak-leaky"), File.join(tmp, "report.html"))
+      file = Mallard::Report::Html.write(File.join(tmp, "report.html"), soak_summary("soak-leaky"),
+                                         meta: stored_meta("soak-leaky"))
 
       assert File.read(file).start_with?("<!DOCTYPE html>")
     end
   end
 
-  def test_a_directory_that_is_not_a_run_is_refused
-    Dir.mktmpdir do |tmp|
-      assert_raises(Mallard::NotFound) { Mallard::Report::Html.new(tmp) }
-    end
-  end
-
   private
 
-  def render(name) = render_path(File.join(RUNS, name))
-
-  def render_path(path)
-    StringIO.new.tap { |io| Mallard::Report::Html.new(path).render(io) }.string
+  def render(summary, meta:, soaks: {})
+    StringIO.new.tap { |io| Mallard::Report::Html.new(summary, meta: meta, soaks: soaks).render(io) }.string
   end
 
-  def in_copy_of(name)
-    Dir.mktmpdir do |tmp|
-      FileUtils.cp_r(File.join(RUNS, name), tmp)
-      yield File.join(tmp, name)
+  def render_soak(name)
+    render(soak_summary(name, series: soak_series), meta: stored_meta(name))
+  end
+
+  # The stored comparison as a current one reads: its non-significant changes' intervals all span zero.
+  def render_compare
+    render(compare_summary { |hash| no_difference(hash) }, meta: stored_meta("compare"), soaks: compare_soaks)
+  end
+
+  def no_difference(hash)
+    hash["configs"].filter_map { |config| config["vs_baseline"] }.each do |vs|
+      vs["rss_finding"] = vs["significant"] ? "different" : "no_difference"
+      vs["rps_finding"] = vs["rps_significant"] ? "different" : "no_difference"
     end
   end
 
-  def edit_json(dir, file)
-    path = File.join(dir, file)
-    data = JSON.parse(File.read(path))
-    yield data
-    File.write(path, JSON.generate(data))
+  # Two soaks per configuration, each on its own clock.
+  def compare_soaks
+    %w[glibc glibc-arena2 jemalloc].each_with_index.to_h do |name, i|
+      [name, [0, 1].map { |repeat| soak_summary("soak-leaky", series: soak_series(start: 0.3 + (i * 0.1) + repeat)) }]
+    end
   end
 
   def assert_escaped(html, minimum:)

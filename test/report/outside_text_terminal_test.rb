@@ -14,7 +14,7 @@ class OutsideTextTerminalTest < Minitest::Test
     summary = JSON.parse(JSON.generate(SOAK))
     summary["target"]["description"] = "#{PATH} (Puma, 5 threads, 0 workers)"
     summary["run_dir"] = "/runs/\nnext"
-    text = print_with { |io| Mallard::Report::SoakTerminal.new(summary).render(io) }
+    text = print_with { |io| Mallard::Report::SoakTerminal.new(Mallard::Summary::Soak.from_h(summary)).render(io) }
 
     assert_equal "mallard soak — /srv/new\\x0Aline  (Puma, 5 threads, 0 workers)\n", text.lines.first
     assert_match(%r{^  Run      /runs/\\x0Anext$}, text)
@@ -39,7 +39,7 @@ class OutsideTextTerminalTest < Minitest::Test
     result = { "metric" => "steady_rss_kb", "kind" => "soak", "rows" => [],
                "a" => { "run_dir" => "/runs/a\e[31m", "target" => PATH, "status" => "complete" },
                "b" => { "run_dir" => "/runs/b", "target" => "app", "status" => "complete" } }
-    text = print_with { |io| Mallard::Report::DiffTerminal.new(result).render(io) }
+    text = print_with { |io| Mallard::Report::DiffTerminal.new(Mallard::Summary::Diff.from_h(result)).render(io) }
 
     assert_includes text, "  A  /runs/a · /srv/new\\x0Aline  · complete\n"
     refute_match CONTROL, text

@@ -3,26 +3,37 @@
 module Mallard
   module Report
     # Reports a comparison as it runs: one line per run as it ends (on any stream), and on a
-    # terminal the soak's live line while each run is under way.
+    # terminal the soak's live line while each run is under way. A run's line shows the memory figure
+    # the comparison's table is made of (steady PSS once runs had several processes, else steady RSS).
     class CompareProgress
+      include Formatting
+
       def initialize(io)
         @io = io
         @live = Progress.new(io)
       end
 
+      # Prints the position and total it is given: the comparison counts its runs, retries included.
       def run_started(label:, repeat:, position:, total:)
-        @prefix = format("[%d/%d] %-15s #%d", position, total, label, repeat)
+        @prefix = format("[%d/%d] %-15s #%d", position, total, Text.printable(label), repeat)
       end
 
-      def run_finished(label:, summary:) # rubocop:disable Lint/UnusedMethodArgument -- the protocol's shape
-        memory = summary["memory"]
-        @io.puts format("%s  steady RSS %.1f MB · peak %.1f MB · %.0f req/s", @prefix,
-                        memory["steady_rss_kb"].to_f / 1024, memory["peak_rss_kb"].to_f / 1024,
-                        summary.dig("load", "rps").to_f)
+      # @param summary [Summary::Soak]
+      def run_finished(label:, summary:)
+        memory = summary.memory
+        figure = Analysis::MemoryMetric.pss?(memory&.metric) ? "steady PSS" : "steady RSS"
+        verdict = summary.verdict&.memory
+        say(label, format("%s %s · peak %s · %.0f req/s%s", figure, mib(memory&.steady_kb), mib(memory&.peak_rss_kb),
+                          summary.load&.rps.to_f, verdict ? " · #{verdict}" : ""))
+      end
+
+      # A run shown but not counted: it is no valid measurement.
+      def run_invalid(label:, problems:)
+        say(label, "not counted: #{Array(problems).map { |problem| Text.printable(problem) }.join('; ')}")
       end
 
       def run_failed(label:, reason:)
-        @io.puts "#{@prefix || label}  failed: #{reason}"
+        say(label, "failed: #{Text.printable(reason)}")
       end
 
       # The soak's own events: only the live line is shown.
@@ -34,6 +45,15 @@ module Mallard
 
       def finished(_summary)
         @live.finished(nil)
+      end
+
+      private
+
+      # A line ends its run: the next run's line, or a row that fails before any run started, must not
+      # carry this one's position.
+      def say(label, text)
+        @io.puts "#{@prefix || Text.printable(label)}  #{text}"
+        @prefix = nil
       end
     end
   end

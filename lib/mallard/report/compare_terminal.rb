@@ -2,83 +2,113 @@
 
 module Mallard
   module Report
-    # A comparison for a person: the verdict table against the baseline, rows that could not be
-    # measured and why, then the recommendation and how to deploy it.
+    # A comparison for a person: how it ended, the verdict table against the baseline (with each
+    # configuration's leak verdicts), rows that could not be measured and runs that were not counted, then the
+    # recommendation and how to deploy it. Text from outside is printed through Text.printable.
     class CompareTerminal
-      include Units
+      include Formatting
 
-      SNIPPETS = { "dockerfile_debian" => "Dockerfile (Debian/Ubuntu base)",
-                   "dockerfile_alpine" => "Dockerfile (Alpine)", "heroku" => "Heroku", "systemd" => "systemd",
-                   "kubernetes" => "Kubernetes", "gemfile" => "Gemfile", "puma_config" => "config/puma.rb",
-                   "rubyopt" => "Or without editing the app", "verify" => "Check it in production" }.freeze
+      HEADER = ["configuration", "steady memory", "vs baseline", "peak", "req/s", "vs baseline", "p99 ms", "errors",
+                "leak verdicts"].freeze
 
+      # @param summary [Summary::Compare]
       def initialize(summary, color: Color::Plain.new)
         @summary = summary
         @color = color
       end
 
       def render(io)
-        io.puts @color.bold("mallard compare — #{@summary.dig('target', 'description')}")
-        io.puts @color.yellow("  interrupted: #{@summary['reason']}") if @summary["status"] == "interrupted"
-        io.puts "  #{metric_name} per configuration, median of repeats with 95% intervals; " \
-                "changes against #{@summary['baseline']}"
-        io.puts
-        table.each { |line| io.puts "  #{line}" }
+        io.puts @color.bold("mallard compare — #{Text.printable(@summary.target&.description || 'unknown target')}")
+        render_ending(io)
+        render_table(io) if @summary.configs.any?
         render_recommendation(io)
         io.puts
-        io.puts "  Run directory: #{@summary['run_dir']}"
+        io.puts "  Run directory: #{Text.printable(@summary.run_dir)}"
       end
 
       private
 
+      def render_ending(io)
+        ended = ending(@summary, outcome: "recommendation")
+        io.puts "  #{@summary.status == 'failed' ? @color.red(ended) : @color.yellow(ended)}" if ended
+      end
+
+      def render_table(io)
+        io.puts "  #{metric_name} per configuration, median of repeats with 95% intervals; " \
+                "changes against #{Text.printable(@summary.baseline)}"
+        io.puts
+        (table + not_counted).each { |line| io.puts line.empty? ? "" : "  #{line}" }
+      end
+
       def metric_name
-        @summary["metric"] == "steady_pss_kb" ? "Steady PSS (summed over processes)" : "Steady RSS"
+        @summary.metric == "steady_pss_kb" ? "Steady PSS (summed over processes)" : "Steady RSS"
       end
 
       def table
-        header = ["configuration", "steady memory", "vs baseline", "peak", "req/s", "vs baseline", "p99 ms", "errors"]
-        rows = @summary["configs"].map do |config|
-          config["repeats"].to_i.positive? ? measured(config) : unmeasured(config)
-        end
-        widths = header.each_index.map { |i| ([header] + rows.grep(Array)).map { |r| r[i].to_s.length }.max }
-        [format_row(header, widths)] + rows.map { |row| row.is_a?(Array) ? format_row(row, widths) : row }
+        rows = @summary.configs.map { |config| config.repeats.to_i.positive? ? measured(config) : unmeasured(config) }
+        widths = HEADER.each_index.map { |i| ([HEADER] + rows.grep(Array)).map { |r| r[i].to_s.length }.max }
+        [format_row(HEADER, widths)] + rows.map { |row| row.is_a?(Array) ? format_row(row, widths) : row }
       end
 
       def measured(config)
-        vs = config["vs_baseline"] || {}
-        [config["name"], with_ci(mb(config.dig("steady_rss_kb", "median")), config.dig("steady_rss_kb", "ci"), :mb),
-         change(vs["rss_pct"], vs["rss_pct_ci"], vs["significant"]), mb(config.dig("peak_rss_kb", "median")),
-         config.dig("rps", "median")&.round.to_s, change(vs["rps_pct"], vs["rps_pct_ci"], vs["rps_significant"]),
-         format("%.1f", config.dig("latency_ms", "p99", "median").to_f), config["errors"].to_s]
+        vs = config.vs_baseline
+        [Text.printable(config.name), with_ci(config.steady_rss_kb), versus(vs, :memory),
+         mib(config.peak_rss_kb&.median), config.rps&.median&.round.to_s, versus(vs, :rps),
+         format("%.1f", config.latency_ms&.p99&.median.to_f), config.errors.to_s, tally(config.verdicts)]
       end
 
       def unmeasured(config)
-        why = "unavailable: #{config['unavailable_reason'] || 'not run'}"
-        why = "failed: #{config['failed']}" if config["failed"]
-        "#{config['name'].ljust(15)} #{@color.dim(why)}"
+        why = "unavailable: #{config.unavailable_reason || 'not run'}"
+        why = "failed: #{config.failed}" if config.failed # quotes the subject's command
+        "#{Text.printable(config.name).ljust(15)} #{@color.dim(Text.printable(why))}"
       end
 
       def format_row(cells, widths)
         cells.each_with_index.map { |cell, i| cell.to_s.ljust(widths[i]) }.join("  ").rstrip
       end
 
-      def with_ci(text, interval, _unit)
-        return text unless interval
+      def with_ci(estimate)
+        text = mib(estimate&.median)
+        low, high = estimate&.ci
+        low ? format("%s (%.1f … %.1f)", text, low / 1024.0, high / 1024.0) : text
+      end
 
-        format("%s (%.1f … %.1f)", text, interval[0] / 1024.0, interval[1] / 1024.0)
+      # Runs shown but left out of the figures, and why.
+      def not_counted
+        counted = @summary.configs.select { |config| config.invalid_runs.to_i.positive? }
+        return [] if counted.empty?
+
+        [""] + counted.map do |config|
+          why = problems(config.name)
+          "#{Text.printable(config.name)}: #{plural(config.invalid_runs, 'run')} not counted" \
+            "#{": #{why.join('; ')}" if why.any?}"
+        end
+      end
+
+      def problems(name)
+        row = Array(@summary.rows).find { |candidate| candidate.name == name }
+        Array(row&.invalid_runs).flat_map { |run| Array(run.problems) }.uniq.map { |problem| Text.printable(problem) }
       end
 
       def render_recommendation(io)
-        recommendation = @summary["recommendation"] || {}
+        recommendation = @summary.recommendation
         io.puts
-        io.puts @color.bold("Recommendation: #{recommendation['name'] || 'none'}")
-        io.puts "  #{recommendation['reason']}"
-        Array(recommendation["rejected"]).each { |r| io.puts "  passed over #{r['name']}: #{r['why']}" }
-        (recommendation["snippets"] || {}).each do |key, text|
+        return render_no_recommendation(io) unless recommendation
+
+        io.puts @color.bold("Recommendation: #{Text.printable(recommendation.name || 'none')}")
+        io.puts "  #{recommendation.reason}"
+        recommendation.rejected.each { |r| io.puts "  passed over #{Text.printable(r.name)}: #{r.why}" }
+        DeploySnippets.titled(@summary).each do |title, text|
           io.puts
-          io.puts "  #{@color.bold(SNIPPETS.fetch(key, key))}"
+          io.puts "  #{@color.bold(title)}"
           text.each_line { |line| io.puts "    #{line.chomp}" }
         end
+      end
+
+      # A failed comparison recommends nothing; why is its reason.
+      def render_no_recommendation(io)
+        io.puts @color.bold("No recommendation")
+        io.puts "  #{Text.printable(@summary.reason)}" if @summary.reason
       end
     end
   end

@@ -21,8 +21,26 @@ module Mallard
       # Letters, digits and the punctuation of paths, package names and MALLOC_CONF: no space, quote or `$`.
       SAFE_VALUE = %r{\A[A-Za-z0-9_.:,/+=-]+\z}
       SAFE_VARIABLE = /\A[A-Z_][A-Z0-9_]*\z/
+      TITLES = { dockerfile_debian: "Dockerfile (Debian/Ubuntu base)", dockerfile_alpine: "Dockerfile (Alpine)",
+                 heroku: "Heroku", systemd: "systemd", kubernetes: "Kubernetes", gemfile: "Gemfile",
+                 puma_config: "config/puma.rb", rubyopt: "Or without editing the app",
+                 verify: "Check it in production" }.freeze
 
       module_function
+
+      # How to deploy what a comparison recommends, title => text; none when it recommends nothing, or a
+      # configuration the catalog does not know (a summary from another mallard).
+      # @param summary [Summary::Compare]
+      # @return [Hash{String=>String}]
+      def titled(summary, catalog: Allocators::Catalog.default)
+        name = summary.recommendation&.name
+        return {} unless name
+
+        allocator = Array(summary.rows).find { |row| row.name == name }&.allocator || name
+        entry = catalog.find { |candidate| candidate.name == allocator }
+        snippets = entry && DeploySnippets.for(entry)
+        (snippets || {}).transform_keys { |key| TITLES.fetch(key, key.to_s) }
+      end
 
       # @param allocator [Allocators::Allocator] a catalog entry
       # @return [Hash{Symbol=>String}, nil] nil when the configuration changes nothing (glibc itself)

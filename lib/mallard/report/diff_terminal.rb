@@ -3,21 +3,23 @@
 module Mallard
   module Report
     # A before/after diff for a person: which runs, one table row per metric (soaks) or configuration
-    # (comparisons) with the change and its interval, how it was computed, and the --fail-over outcome.
+    # (comparisons) with the change, its interval and what it means, how it was computed, and the
+    # --fail-over outcome. Run directories and targets are printed through Text.printable.
     class DiffTerminal
-      include Units
+      include Formatting
 
       NAMES = { "steady_rss_kb" => "steady RSS", "steady_pss_kb" => "steady PSS (summed over processes)",
                 "peak_rss_kb" => "peak RSS", "rps" => "req/s", "p99_ms" => "p99 latency" }.freeze
 
-      def initialize(result, color: Color::Plain.new)
-        @result = result
+      # @param diff [Summary::Diff]
+      def initialize(diff, color: Color::Plain.new)
+        @diff = diff
         @color = color
       end
 
       def render(io)
-        io.puts @color.bold("mallard diff — #{NAMES.fetch(@result['metric'])}, B against A (#{@result['kind']} runs)")
-        %w[a b].each { |side| io.puts "  #{side.upcase}  #{describe(@result[side])}" }
+        io.puts @color.bold("mallard diff — #{NAMES.fetch(@diff.metric)}, B against A (#{@diff.kind} runs)")
+        { "A" => @diff.a, "B" => @diff.b }.each { |side, run| io.puts "  #{side}  #{describe(run)}" }
         io.puts
         (table + footer).each { |line| io.puts line.empty? ? "" : "  #{line}" }
       end
@@ -25,58 +27,63 @@ module Mallard
       private
 
       def describe(run)
-        recomputed = "no summary.json: summarised from its raw files" if run["recomputed"]
-        [run["run_dir"], run["target"], run["status"], recomputed].compact.join(" · ")
+        return "—" unless run
+
+        recomputed = "no summary.json: summarised from its raw files" if run.recomputed
+        [run.run_dir, run.target, run.status, recomputed].compact.map { |part| Text.printable(part) }.join(" · ")
       end
 
       def table
-        first = @result["kind"] == "compare" ? "configuration" : "metric"
+        first = @diff.kind == "compare" ? "configuration" : "metric"
         header = [first, "A", "B", "change", "95% CI", ""]
-        rows = @result["rows"].map { |row| cells(row) }
+        rows = @diff.rows.map { |row| cells(row) }
         widths = header.each_index.map { |i| ([header] + rows).map { |cells| cells[i].to_s.length }.max }
         ([header] + rows).map { |cells| cells.each_with_index.map { |c, i| c.to_s.ljust(widths[i]) }.join("  ").rstrip }
       end
 
       def cells(row)
-        [row["name"], figure(row["a"]), figure(row["b"]), row["pct"] ? format("%+.1f%%", row["pct"]) : "—",
-         row["ci"] ? format("%+.1f … %+.1f", *row["ci"]) : "—", verdict(row)]
+        [Text.printable(row.name), figure(row.a), figure(row.b), row.pct ? format("%+.1f%%", row.pct) : "—",
+         row.ci ? format("%+.1f … %+.1f", *row.ci) : "—", verdict(row)]
       end
 
+      # What the change means, by its finding; the figures are in the columns before.
       def verdict(row)
-        return row["note"].to_s unless row["ci"]
-        return no_change(row["ci"]) unless row["significant"]
-
-        row["worse"] ? @color.red("significant: worse") : @color.green("significant: better")
+        case row.finding || legacy_finding(row.ci, row.significant)
+        when "no_interval" then row.note.to_s
+        when "different" then row.worse ? @color.red("significant: worse") : @color.green("significant: better")
+        when "not_significant" then "not significant"
+        else FINDINGS.fetch(row.finding, "")
+        end
       end
 
       def figure(value)
         return "—" unless value.is_a?(Numeric)
 
-        case @result["metric"]
+        case @diff.metric
         when "rps" then format("%.1f req/s", value)
         when "p99_ms" then format("%.1f ms", value)
-        else mb(value)
+        else mib(value)
         end
       end
 
       def footer
         lines = ["", @color.dim(method_line)]
-        lines << "only in A: #{@result['only_in_a'].join(', ')}" if Array(@result["only_in_a"]).any?
-        lines << "only in B: #{@result['only_in_b'].join(', ')}" if Array(@result["only_in_b"]).any?
-        gate = @result["fail_over"]
-        lines << fail_over_line(gate) if gate
+        { "A" => @diff.only_in_a, "B" => @diff.only_in_b }.each do |side, names|
+          lines << "only in #{side}: #{names.map { |name| Text.printable(name) }.join(', ')}" if Array(names).any?
+        end
+        lines << fail_over_line(@diff.fail_over) if @diff.fail_over
         lines
       end
 
       def method_line
-        batches = @result["rows"].first&.fetch("batches", nil)
-        batches ? "#{@result['method']} (A #{batches[0]}, B #{batches[1]} batches)" : @result["method"]
+        batches = @diff.rows.first&.batches
+        batches ? "#{@diff.method} (A #{batches[0]}, B #{batches[1]} batches)" : @diff.method.to_s
       end
 
       def fail_over_line(gate)
-        return @color.red("failed --fail-over: #{gate['reason']}") if gate["failed"]
+        return @color.red("failed --fail-over: #{gate.reason}") if gate.failed
 
-        format("passed --fail-over: no significant change worse than %g%%", gate["threshold_pct"])
+        format("passed --fail-over: no significant change worse than %g%%", gate.threshold_pct)
       end
     end
   end

@@ -2,9 +2,10 @@
 
 module Mallard
   module Report
-    # `mallard doctor` for a person: the facts, then the findings with what to do.
+    # `mallard doctor` for a person: the facts, then the findings with what to do. What came from the
+    # process (its command line, paths, environment) is printed through Text.printable.
     class DoctorTerminal
-      include Units
+      include Formatting
 
       LABEL_WIDTH = 12
       MARKS = { "error" => "✗ error  ", "warning" => "! warning", "info" => "· info   " }.freeze
@@ -30,13 +31,13 @@ module Mallard
       end
 
       def command_line
-        text = @diagnosis.command.join(" ")
+        text = Text.printable(@diagnosis.command.join(" "))
         text.length > 70 ? "#{text[0, 67]}..." : text
       end
 
       def ruby_line
         ruby = @diagnosis.ruby
-        return @color.dim("not a Ruby process (#{@diagnosis.executable})") unless ruby
+        return @color.dim("not a Ruby process (#{Text.printable(@diagnosis.executable)})") unless ruby
 
         "#{ruby.engine} #{ruby.version}, YJIT #{@diagnosis.yjit_requested ? 'requested' : 'not requested'}"
       end
@@ -45,8 +46,8 @@ module Mallard
         allocator = @diagnosis.allocator
         how = { "preloaded" => "preloaded via LD_PRELOAD", "linked" => "linked in",
                 "default" => "the C library's default" }.fetch(allocator.via)
-        line = [@color.bold(allocator.name), "—", how, allocator.path && @color.dim("(#{allocator.path})")]
-        line = line.compact.join(" ")
+        path = allocator.path && @color.dim("(#{Text.printable(allocator.path)})")
+        line = [@color.bold(allocator.name), "—", how, path].compact.join(" ")
         return line unless @diagnosis.malloc_trim
 
         "#{line}\n#{' ' * (LABEL_WIDTH + 2)}+ malloc_trim(0) after each major GC (mallard/trim)"
@@ -54,13 +55,13 @@ module Mallard
 
       def memory_line
         memory = @diagnosis.memory
-        %i[rss pss uss swap].map { |kind| "#{kind.upcase} #{mb(memory[:"#{kind}_kb"])}" }.join(" · ")
+        %i[rss pss uss swap].map { |kind| "#{kind.upcase} #{mib(memory[:"#{kind}_kb"])}" }.join(" · ")
       end
 
       def render_environment(io)
         io.puts "  Environment"
         @diagnosis.environment.each do |var, value|
-          io.puts "    #{var}=#{value.nil? ? @color.dim('(unset)') : value}"
+          io.puts "    #{Text.printable(var)}=#{value.nil? ? @color.dim('(unset)') : Text.printable(value)}"
         end
       end
 
@@ -79,8 +80,8 @@ module Mallard
 
         io.puts @color.bold("Findings")
         @diagnosis.findings.each do |finding|
-          io.puts "  #{mark(finding.level)} #{finding.message}"
-          io.puts "            → #{finding.advice}"
+          io.puts "  #{mark(finding.level)} #{Text.printable(finding.message)}"
+          io.puts "            → #{Text.printable(finding.advice)}"
         end
       end
 

@@ -1,21 +1,19 @@
 # frozen_string_literal: true
 
 require_relative "../version"
-require_relative "units"
-require_relative "compare_terminal"
-require_relative "../run/directory"
-require_relative "../errors"
+require_relative "../text"
+require_relative "../run/meta"
+require_relative "../summary/soak_series"
+require_relative "formatting"
+require_relative "deploy_snippets"
 require_relative "html/view"
 require_relative "html/nice_scale"
 require_relative "html/svg_tag"
 require_relative "html/series_style"
-require_relative "svg_chart"
+require_relative "html/svg_chart"
 require_relative "html/chart_table"
 require_relative "html/chart_view"
-require_relative "html/timeline"
-require_relative "html/soak_run"
 require_relative "html/soak_charts"
-require_relative "html/compare_runs"
 require_relative "html/compare_charts"
 require_relative "html/style"
 require_relative "html/layout"
@@ -35,41 +33,31 @@ require_relative "html/compare_page"
 
 module Mallard
   module Report
-    # A run directory (a soak or a comparison) as one self-contained HTML file: inline CSS and SVG,
-    # no scripts, nothing fetched, so it can be mailed, archived or opened offline.
+    # A soak or a comparison as one self-contained HTML file: inline CSS and SVG, no scripts, nothing
+    # fetched, so it can be mailed, archived or opened offline. It formats the summary it is given, the
+    # same one the terminal and JSON views print, and draws its series; it reads no run directory.
     class Html
-      def self.write(run_dir_path, file)
-        File.open(file, "w") { |io| new(run_dir_path).render(io) }
+      # @return [String] file
+      def self.write(file, summary, meta:, soaks: {})
+        File.open(file, "w") { |io| new(summary, meta: meta, soaks: soaks).render(io) }
         file
       end
 
-      def initialize(run_dir_path)
-        @directory = Run::Directory.new(run_dir_path)
-        @meta = @directory.read_json("meta.json")
-        @summary = @directory.read_json("summary.json")
-        return if @meta || @summary
-
-        raise NotFound, "#{@directory.path} is not a mallard run directory (no meta.json or summary.json)"
-      end
-
-      # soak or compare: summary.json says; without one, the command that started the run.
-      def kind
-        (@summary && @summary["kind"]) || @meta["command"]
+      # @param summary [Summary::Soak, Summary::Compare]
+      # @param meta [Run::Meta] the run's meta.json (an empty Run::Meta when there is none)
+      # @param soaks [Hash{String=>Array<Summary::Soak>}] a comparison's soak summaries per configuration
+      def initialize(summary, meta:, soaks: {})
+        meta ||= Run::Meta.new
+        @page = if summary.kind == "compare"
+                  ComparePage.new(summary, meta: meta, soaks: soaks || {})
+                else
+                  SoakPage.new(summary, meta: meta)
+                end
       end
 
       def render(io)
-        io.write(Layout.new(title: page.title, sections: page.sections).to_s)
+        io.write(Layout.new(title: @page.title, sections: @page.sections).to_s)
         io
-      end
-
-      private
-
-      def page
-        @page ||= if kind == "compare"
-                    ComparePage.new(@directory, meta: @meta, summary: @summary)
-                  else
-                    SoakPage.new(SoakRun.new(@directory))
-                  end
       end
     end
   end

@@ -3,7 +3,8 @@
 module Mallard
   module Report
     # Reports a soak as it runs. On a terminal: one line rewritten in place (elapsed / total,
-    # memory now, request rate); elsewhere only the start, nothing animated.
+    # memory now, request rate); elsewhere only the start, nothing animated. finished gets the run's
+    # Summary::Soak; the soak's own view prints it.
     class Progress
       def initialize(io)
         @io = io
@@ -13,9 +14,9 @@ module Mallard
 
       def started(target:, run_dir:, duration:, load:)
         @duration = duration
-        @io.puts "mallard: measuring #{target}"
+        @io.puts "mallard: measuring #{Text.printable(target)}"
         @io.puts "mallard: load from #{load}" if load
-        @io.puts "mallard: run directory #{run_dir}"
+        @io.puts "mallard: run directory #{Text.printable(run_dir)}"
       end
 
       def sample(total)
@@ -33,7 +34,7 @@ module Mallard
 
       def line(total)
         elapsed = @duration ? format("%.0f / %.0f s", total[:t], @duration) : format("%.0f s", total[:t])
-        parts = [elapsed, format("RSS %.1f MB", total[:rss_kb] / 1024.0)]
+        parts = [elapsed, format("RSS %.1f MiB", total[:rss_kb] / 1024.0)]
         parts << format("%.0f req/s", rate(total)) if @previous && total[:requests]
         "  #{parts.join(' · ')}"
       end
@@ -52,6 +53,7 @@ module Mallard
       def finished(_summary) = nil
       def run_started(**) = nil
       def run_finished(**) = nil
+      def run_invalid(**) = nil
       def run_failed(**) = nil
     end
   end

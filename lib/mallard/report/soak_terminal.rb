@@ -2,22 +2,23 @@
 
 module Mallard
   module Report
-    # A soak's summary for a person: the verdict first, then memory, load, app and GC figures,
-    # flags with what to do, and where the raw data is.
+    # A soak's summary for a person: how it ended and whether it counts, the verdict, then memory, load, app
+    # and GC figures, flags with what to do, and where the raw data is. Text from outside (the app's path, the
+    # run directory, a failure's reason) is printed through Text.printable.
     class SoakTerminal
-      include Units
+      include Formatting
 
       LABEL = 9
 
-      def initialize(summary, samples: [], color: Color::Plain.new)
+      # @param summary [Summary::Soak]
+      def initialize(summary, color: Color::Plain.new)
         @summary = summary
-        @samples = samples
         @color = color
       end
 
       def render(io)
-        io.puts @color.bold("mallard soak — #{@summary.dig('target', 'description')}")
-        io.puts @color.yellow("  interrupted: #{@summary['reason']}") if @summary["status"] == "interrupted"
+        io.puts @color.bold("mallard soak — #{Text.printable(@summary.target&.description || 'unknown target')}")
+        warnings.each { |line| io.puts "  #{line}" }
         sections.each do |label, lines|
           Array(lines).compact.each_with_index { |line, i| io.puts "  #{(i.zero? ? label : '').ljust(LABEL)}#{line}" }
         end
@@ -25,96 +26,116 @@ module Mallard
 
       private
 
+      # First, before any figure: a run that ended early, failed, or is no valid measurement.
+      def warnings
+        ended = ending(@summary)
+        lines = []
+        lines << (@summary.status == "failed" ? @color.red(ended) : @color.yellow(ended)) if ended
+        problems = Array(@summary.validity&.problems)
+        lines + problems.map { |problem| @color.yellow("not a valid measurement: #{Text.printable(problem)}") }
+      end
+
       def sections
         [["Memory", memory_lines], ["Script", script_line], ["Load", load_line], ["App", app_line],
-         ["GC", gc_line], ["Flags", flags], ["Run", @summary["run_dir"]]]
+         ["GC", gc_line], ["Flags", flags], ["Run", [run_dir, skipped_line]]]
       end
 
       def memory_lines
-        memory = @summary["memory"] || {}
-        return [sparkline] if @summary["script"] # a script has no steady state; peak and final are below
+        return [sparkline] if @summary.script # a script has no steady state; peak and final are below
 
-        [verdict_line, steady_line(memory), sparkline].compact
+        [verdict_line, steady_line(@summary.memory), sparkline]
       end
 
       def verdict_line
-        verdict = @summary["verdict"]
+        verdict = @summary.verdict
         return unless verdict
 
-        text = @color.bold(verdict["memory"])
-        return "#{text} — #{inconclusive_hint(verdict)}" if verdict["slope_kb_per_1k_requests"].nil?
+        text = @color.bold(verdict.memory)
+        return "#{text} — #{inconclusive_hint(verdict)}" if verdict.slope_kb_per_1k_requests.nil?
 
-        low, high = verdict["ci"]
-        line = format("%s · slope %+.1f KB per 1k requests (95%% CI %+.1f … %+.1f, tolerance %s)", text,
-                      verdict["slope_kb_per_1k_requests"], low, high, mb(verdict["tolerance_kb"]))
-        verdict["memory"] == "inconclusive" ? "#{line}\n#{' ' * (LABEL + 2)}#{inconclusive_hint(verdict)}" : line
+        low, high = verdict.ci
+        line = format("%s · slope %+.1f KiB per 1k requests (95%% CI %+.1f … %+.1f, tolerance %s)", text,
+                      verdict.slope_kb_per_1k_requests, low, high, mib(verdict.tolerance_kb))
+        verdict.memory == "inconclusive" ? "#{line}\n#{' ' * (LABEL + 2)}#{inconclusive_hint(verdict)}" : line
       end
 
       def inconclusive_hint(verdict)
-        needed = verdict["requests_needed"]
+        needed = verdict.requests_needed
         needed ? "run longer: about #{needed} requests after warm-up would decide it" : "too few samples to decide"
       end
 
       def steady_line(memory)
-        return "no memory samples" unless memory["steady_rss_kb"] || memory["peak_rss_kb"]
+        return "no memory samples" unless memory&.steady_rss_kb || memory&.peak_rss_kb
 
-        parts = ["steady RSS #{mb(memory['steady_rss_kb'])}", "PSS #{mb(memory['steady_pss_kb'])}",
-                 "peak #{mb(memory['peak_rss_kb'])}"]
-        parts << "#{memory['processes']} processes" if memory["processes"].to_i > 1
+        parts = ["steady RSS #{mib(memory.steady_rss_kb)}", "PSS #{mib(memory.steady_pss_kb)}",
+                 "peak #{mib(memory.peak_rss_kb)}"]
+        parts << "#{memory.processes} processes" if memory.processes.to_i > 1
         parts.join(" · ")
       end
 
       def sparkline
-        totals = @samples.select { |s| s["kind"] == "total" }
-        return if totals.size < 2
+        points = Array(@summary.series&.rss_kb).reject { |point| point.last.nil? }
+        return if points.size < 2
 
-        warmup = @summary.dig("verdict", "warmup_end_s")
-        note = warmup ? ", warm-up #{warmup} s" : ""
-        line = Sparkline.render(totals.map { |s| s["rss_kb"] })
-        "#{line}  #{@color.dim("RSS over #{totals.last['t'].round} s#{note}")}"
+        warmup = @summary.verdict&.warmup_end_s
+        note = warmup.to_f.positive? ? ", warm-up #{warmup} s" : ""
+        line = Sparkline.render(points.map(&:last))
+        "#{line}  #{@color.dim("RSS over #{points.last.first.round} s#{note}")}"
       end
 
       def script_line
-        script = @summary["script"]
+        script = @summary.script
         return unless script
 
-        "#{script['wall_s']} s wall · exit #{script['exit_status'].inspect} · " \
-          "peak RSS #{mb(script['peak_rss_kb'])} · final #{mb(script['final_rss_kb'])}"
+        "#{script.wall_s} s wall · exit #{script.exit_status.inspect} · " \
+          "peak RSS #{mib(script.peak_rss_kb)} · final #{mib(script.final_rss_kb)}"
       end
 
       def load_line
-        load = @summary["load"]
+        load = @summary.load
         return unless load
 
-        latency = load["latency_ms"] || {}
-        format("%s · %d requests · %.1f req/s · p50 %.1f ms · p99 %.1f ms · %d errors", load["tool"], load["requests"],
-               load["rps"], latency["p50"].to_f, latency["p99"].to_f, load["errors"].to_i)
+        latency = load.latency_ms || Summary::Percentiles.new
+        format("%s · %d requests · %.1f req/s · p50 %.1f ms · p99 %.1f ms · %s", load.tool, load.requests.to_i,
+               load.rps.to_f, latency.p50.to_f, latency.p99.to_f, errors(load))
+      end
+
+      def errors(load)
+        text = plural(load.errors.to_i, "error")
+        load.error_pct ? format("%s (%.1f%% of requests)", text, load.error_pct) : text
       end
 
       def app_line
-        app = @summary["app"]
+        app = @summary.app
         return unless app
 
-        body = app.dig("body_ms", "p50")
-        parts = [format("in-app p50 %.2f ms", app.dig("in_app_ms", "p50").to_f)]
+        body = app.body_ms&.p50
+        parts = [format("in-app p50 %.2f ms", app.in_app_ms&.p50.to_f)]
         parts << format("body p50 %.2f ms", body) if body # nil: Array bodies, written by the server unwrapped
-        parts << "#{app.dig('chunks_per_response', 'p50')} chunks per response (median)"
+        parts << "#{(app.chunks_per_response || {})['p50']} chunks per response (median)"
         parts.join(" · ")
       end
 
       def gc_line
-        gc = @summary["gc"]
+        gc = @summary.gc
         return unless gc
 
-        time = gc["time_ms"] ? format(" · %.2f s", gc["time_ms"] / 1000.0) : ""
-        share = gc["share_of_wall"] ? format(" (%.1f%% of wall)", gc["share_of_wall"] * 100) : ""
-        slots = gc["heap_live_slots"] || {}
-        "#{gc['count']} runs (#{gc['minor_gc_count']} minor, #{gc['major_gc_count']} major)#{time}#{share} · " \
-          "live slots #{slots['start']} → #{slots['end']}"
+        time = gc.time_ms ? format(" · %.2f s", gc.time_ms / 1000.0) : ""
+        share = gc.share_of_wall ? format(" (%.1f%% of wall)", gc.share_of_wall * 100) : ""
+        slots = gc.heap_live_slots || Summary::Span.new
+        "#{gc.count} runs (#{gc.minor_gc_count} minor, #{gc.major_gc_count} major)#{time}#{share} · " \
+          "live slots #{slots.start} → #{slots.end}"
       end
 
       def flags
-        Array(@summary.dig("app", "flags")).map { |flag| "#{@color.yellow('!')} #{flag}" }
+        Array(@summary.app&.flags).map { |flag| "#{@color.yellow('!')} #{Text.printable(flag)}" }
+      end
+
+      def run_dir = @summary.run_dir && Text.printable(@summary.run_dir)
+
+      def skipped_line
+        skipped = @summary.skipped_lines.to_i
+        @color.yellow("#{plural(skipped, 'damaged sample line')} skipped") if skipped.positive?
       end
     end
   end

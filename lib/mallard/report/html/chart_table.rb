@@ -49,7 +49,7 @@ module Mallard
           @series.all? { |series| series.points.map(&:first) == times }
         end
 
-        # Enough digits for the smallest values shown: req/s and MB need one, GC runs per second two.
+        # Enough digits for the smallest values shown: req/s and MiB need one, GC runs per second two.
         def y_decimals
           @y_decimals ||= @series.flat_map { |s| s.points.map(&:last) }.max.to_f >= 100 ? 1 : 2
         end

@@ -4,7 +4,7 @@ module Mallard
   module Report
     class Html
       # A chart as a figure: caption, the SVG, notes, then the same numbers as a table for readers
-      # who cannot see the lines (screen readers, copy and paste).
+      # who cannot see the lines (screen readers, copy and paste); with nothing to draw, why not.
       class ChartView < View
         def initialize(chart)
           super()
@@ -15,14 +15,14 @@ module Mallard
           <figure class="chart" id="chart-<%= @chart.id %>">
           <figcaption><%= @chart.title %></figcaption>
           <%- if @chart.empty? -%>
-          <p class="note">No data recorded for this chart.</p>
+          <p class="note"><%= @chart.absent || "No data recorded for this chart." %></p>
           <%- else -%>
           <%= @chart.to_svg %>
-          <%- end -%>
           <%- @chart.notes.each do |note| -%>
           <p class="note"><%= note %></p>
           <%- end -%>
-          <%= ChartTable.new(@chart) unless @chart.empty? %>
+          <%= ChartTable.new(@chart) %>
+          <%- end -%>
           </figure>
         ERB
       end

@@ -5,9 +5,10 @@ module Mallard
     class Html
       # Latency per configuration: medians over the repeats of each run's whole-run percentiles.
       class CompareLatencyView < View
+        # @param configs [Array<Summary::Config>]
         def initialize(configs)
           super()
-          @configs = Array(configs).select { |config| config["repeats"].to_i.positive? }
+          @configs = Array(configs).select { |config| config.repeats.to_i.positive? }
         end
 
         template <<~'ERB'
@@ -17,8 +18,8 @@ module Mallard
           <th scope="col">Errors</th></tr></thead>
           <tbody>
           <%- @configs.each do |config| -%>
-          <tr><th scope="row"><%= config["name"] %></th><td><%= number(config.dig("latency_ms", "p50", "median")) %></td>
-          <td><%= p99(config.dig("latency_ms", "p99")) %></td><td><%= config["errors"] %></td></tr>
+          <tr><th scope="row"><%= config.name %></th><td><%= number(config.latency_ms&.p50&.median) %></td>
+          <td><%= p99(config.latency_ms&.p99) %></td><td><%= config.errors %></td></tr>
           <%- end -%>
           </tbody>
           </table>
@@ -31,8 +32,8 @@ module Mallard
         def p99(figure)
           return "—" unless figure
 
-          low, high = figure["ci"]
-          low ? "#{number(figure['median'])} (#{number(low)} … #{number(high)})" : number(figure["median"])
+          low, high = figure.ci
+          low ? "#{number(figure.median)} (#{number(low)} … #{number(high)})" : number(figure.median)
         end
       end
     end

@@ -5,6 +5,7 @@ module Mallard
     class Html
       # GC over the measured span, from the agent's GC.stat timeline, summed over the app's processes.
       class GcView < View
+        # @param figures [Summary::Gc, nil]
         def initialize(figures)
           super()
           @gc = figures
@@ -21,15 +22,15 @@ module Mallard
         private
 
         def rows
-          [["GC runs", "#{@gc['count']} (#{@gc['minor_gc_count']} minor, #{@gc['major_gc_count']} major)"],
-           ["GC time", @gc["time_ms"] && "#{number(@gc['time_ms'] / 1000.0, 2)} s"],
-           ["Share of wall time", @gc["share_of_wall"] && "#{number(@gc['share_of_wall'] * 100, 1)}%"],
-           ["Live slots", change(@gc["heap_live_slots"])], ["Old objects", change(@gc["old_objects"])],
-           ["Heap pages", change(@gc["heap_allocated_pages"])]]
+          [["GC runs", "#{@gc.count} (#{@gc.minor_gc_count} minor, #{@gc.major_gc_count} major)"],
+           ["GC time", @gc.time_ms && "#{number(@gc.time_ms / 1000.0, 2)} s"],
+           ["Share of wall time", @gc.share_of_wall && "#{number(@gc.share_of_wall * 100, 1)}%"],
+           ["Live slots", span(@gc.heap_live_slots)], ["Old objects", span(@gc.old_objects)],
+           ["Heap pages", span(@gc.heap_allocated_pages)]]
         end
 
-        def change(level)
-          level && "#{count(level['start'])} → #{count(level['end'])}"
+        def span(level)
+          level && "#{count(level.start)} → #{count(level.end)}"
         end
       end
     end

@@ -3,7 +3,8 @@
 module Mallard
   module Report
     class Html
-      # What was measured, whether the run finished, and where its files are.
+      # What was measured, whether the run finished (an ending other than complete is set in the warning
+      # colour), and where its files are.
       class HeaderView < View
         def initialize(kind:, description:, status:, reason:, path:, notes: [])
           super()
@@ -11,14 +12,14 @@ module Mallard
           @description = description
           @status = status
           @reason = reason
-          @path = path
+          @path = Text.scrub(path) # the run directory's own path, which may hold any bytes
           @notes = notes
         end
 
         template <<~'ERB'
           <header class="run-header">
           <h1>mallard <%= @kind %> — <%= @description || "unknown target" %></h1>
-          <p class="status <%= @status == "interrupted" ? "status-interrupted" : "status-ok" %>">
+          <p class="status <%= @status == "complete" ? "status-ok" : "status-#{@status || "unknown"}" %>">
           Status: <strong><%= @status || "unknown" %></strong><%= ": #{@reason}" if @reason %></p>
           <p>Run directory: <code><%= @path %></code></p>
           <%- @notes.each do |note| -%>

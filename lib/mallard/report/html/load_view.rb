@@ -5,8 +5,9 @@ module Mallard
     class Html
       # The load as the load generator saw it: requests, throughput, errors and latency percentiles.
       class LoadView < View
-        PERCENTILES = %w[p50 p90 p99 max mean].freeze
+        PERCENTILES = %i[p50 p90 p99 max mean].freeze
 
+        # @param load [Summary::Load, nil]
         def initialize(load)
           super()
           @load = load
@@ -20,7 +21,7 @@ module Mallard
           <thead><tr><%- latencies.each do |name, _| -%><th scope="col"><%= name %></th><%- end -%></tr></thead>
           <tbody><tr><%- latencies.each do |_, value| -%><td><%= number(value, 1) %> ms</td><%- end -%></tr></tbody>
           </table>
-          <p class="note">Latency percentiles are for the whole run: <%= @load["tool"] %> reports no latency over
+          <p class="note">Latency percentiles are for the whole run: <%= @load.tool %> reports no latency over
           time, so none is drawn.</p>
           <%- else -%>
           <p class="note">No load figures were recorded (a script, or a run stopped before the load ended).</p>
@@ -30,21 +31,23 @@ module Mallard
         private
 
         def rows
-          [["Load generator", @load["tool"]], ["Requests", count(@load["requests"])],
-           ["Duration", @load["duration_s"] && "#{number(@load['duration_s'], 1)} s"],
-           ["Throughput", @load["rps"] && "#{number(@load['rps'], 1)} req/s"], ["Errors", errors],
-           ["Status codes", (@load["status_codes"] || {}).map { |code, n| "#{code}: #{count(n)}" }.join(", ")]]
+          [["Load generator", @load.tool], ["Requests", count(@load.requests)],
+           ["Duration", @load.duration_s && "#{number(@load.duration_s, 1)} s"],
+           ["Throughput", @load.rps && "#{number(@load.rps, 1)} req/s"], ["Errors", errors],
+           ["Status codes", (@load.status_codes || {}).map { |code, n| "#{code}: #{count(n)}" }.join(", ")]]
         end
 
+        # The count, its share of the requests attempted, and the kinds.
         def errors
-          kinds = (@load["errors_by_kind"] || {}).select { |_, n| n.to_i.positive? }
-          return @load["errors"].to_i.to_s if kinds.empty?
-
-          "#{@load['errors']} (#{kinds.map { |kind, n| "#{kind} #{n}" }.join(', ')})"
+          kinds = (@load.errors_by_kind || {}).select { |_, n| n.to_i.positive? }
+          parts = [@load.error_pct && "#{number(@load.error_pct, 1)}% of requests",
+                   *kinds.map { |kind, n| "#{kind} #{n}" }].compact
+          parts.empty? ? @load.errors.to_i.to_s : "#{@load.errors.to_i} (#{parts.join(', ')})"
         end
 
         def latencies
-          PERCENTILES.map { |name| [name, @load.dig("latency_ms", name)] }.reject { |row| row[1].nil? }
+          figures = @load.latency_ms || Summary::Percentiles.new
+          PERCENTILES.map { |name| [name.to_s, figures[name]] }.reject { |row| row[1].nil? }
         end
       end
     end

@@ -7,16 +7,17 @@ module Mallard
       class MetadataView < View
         SHELL_SAFE = %r{\A[\w@%+=:,./-]+\z}
 
+        # @param meta [Run::Meta] empty when the run has no meta.json
         def initialize(meta)
           super()
-          @meta = meta || {}
-          @options = @meta["options"] || {}
+          @meta = meta || Run::Meta.new
+          @options = @meta.options || {}
         end
 
         template <<~'ERB'
           <section id="metadata">
           <h2>Run metadata</h2>
-          <%- if @meta.empty? -%>
+          <%- if @meta.to_h.values.all?(&:nil?) -%>
           <p class="note">No meta.json in this run directory.</p>
           <%- end -%>
           <%= Figures.new(rows) %>
@@ -26,20 +27,24 @@ module Mallard
         private
 
         def rows
-          [["Command", command], ["mallard", @meta["mallard_version"]], ["Ruby", @meta["ruby"]],
-           ["Kernel", @meta["kernel"]], ["CPUs", @meta["cpus"]], ["Started", @meta.dig("phases", "started_at")],
-           ["Target URL", @meta.dig("target", "url")], ["Subject PID", @meta["subject_pid"]],
-           ["Request paths", Array(@options["paths"]).join(", ").then { |paths| paths.empty? ? nil : paths }],
+          [["Command", command], ["mallard", @meta.mallard_version], ["Ruby", @meta.ruby],
+           ["Kernel", @meta.kernel], ["CPUs", @meta.cpus], ["Started", @meta.phases&.started_at],
+           ["Target URL", @meta.target&.url], ["Subject PID", @meta.subject_pid],
+           ["Request paths", listed(@options["paths"])],
            ["Duration", @options["duration"] && "#{@options['duration']} s"],
            ["Concurrency", @options["concurrency"]],
            ["Sampling interval", @options["interval"] && "#{@options['interval']} s"],
-           ["Configurations", Array(@meta.dig("phases", "configs")).join(", ").then { |c| c.empty? ? nil : c }],
-           ["Repeats", @meta.dig("phases", "repeat")]]
+           ["Configurations", listed(@meta.configs)], ["Repeats", @meta.repeat]]
+        end
+
+        def listed(items)
+          text = Array(items).join(", ")
+          text unless text.empty?
         end
 
         # As it could be typed again: arguments with spaces or shell characters in single quotes.
         def command
-          argv = @meta["argv"]
+          argv = @meta.argv
           return unless argv
 
           (["mallard"] + argv).map { |arg| arg.match?(SHELL_SAFE) ? arg : "'#{arg.gsub("'") { "'\\''" }}'" }.join(" ")

@@ -4,7 +4,7 @@ module Mallard
   module Report
     class Html
       # Axis bounds and ticks on 1-2-5 steps, so that a reader can interpolate between gridlines:
-      # 0, 50, 100, 150, 200 MB rather than 0, 38.6, 77.3 …
+      # 0, 50, 100, 150, 200 MiB rather than 0, 38.6, 77.3 …
       class NiceScale
         STEPS = [1, 2, 5, 10].freeze
         EPSILON = 1e-9 # 0.3 / 0.1 is 2.9999999999999996 in floating point

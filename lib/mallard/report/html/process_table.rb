@@ -5,6 +5,7 @@ module Mallard
     class Html
       # Peak and final RSS of each process of the subject (Puma's main process and its workers).
       class ProcessTable < View
+        # @param processes [Array<Summary::ProcessMemory>]
         def initialize(processes)
           super()
           @processes = Array(processes)
@@ -16,8 +17,8 @@ module Mallard
           <th scope="col">Final RSS</th></tr></thead>
           <tbody>
           <%- @processes.each do |process| -%>
-          <tr><td><%= process["pid"] %></td><td><%= process["role"] %></td><td><%= mb(process["peak_rss_kb"]) %></td>
-          <td><%= mb(process["final_rss_kb"]) %></td></tr>
+          <tr><td><%= process.pid %></td><td><%= process.role %></td><td><%= mib(process.peak_rss_kb) %></td>
+          <td><%= mib(process.final_rss_kb) %></td></tr>
           <%- end -%>
           </tbody>
           </table>

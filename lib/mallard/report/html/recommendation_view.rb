@@ -4,36 +4,40 @@ module Mallard
   module Report
     class Html
       # Which configuration to deploy and why (or that none won), what was passed over, and how to
-      # deploy it, snippet by snippet.
+      # deploy it, snippet by snippet. A failed comparison recommends nothing: its reason says why.
       class RecommendationView < View
-        def initialize(recommendation)
+        # @param recommendation [Summary::Recommendation, nil] nil for a failed comparison
+        # @param snippets [Hash{String=>String}] title => text (DeploySnippets.titled)
+        # @param reason [String, nil] why there is no recommendation
+        def initialize(recommendation, snippets: {}, reason: nil)
           super()
-          @recommendation = recommendation || {}
+          @recommendation = recommendation
+          @snippets = snippets
+          @reason = reason
         end
 
         template <<~'ERB'
           <section id="recommendation">
-          <h2>Recommendation: <%= @recommendation["name"] || "none" %></h2>
-          <p><%= @recommendation["reason"] %></p>
-          <%- unless rejected.empty? -%>
+          <%- if @recommendation -%>
+          <h2>Recommendation: <%= @recommendation.name || "none" %></h2>
+          <p><%= @recommendation.reason %></p>
+          <%- unless @recommendation.rejected.empty? -%>
           <ul class="rejected">
-          <%- rejected.each do |rejection| -%>
-          <li>Passed over <strong><%= rejection["name"] %></strong>: <%= rejection["why"] %></li>
+          <%- @recommendation.rejected.each do |rejection| -%>
+          <li>Passed over <strong><%= rejection.name %></strong>: <%= rejection.why %></li>
           <%- end -%>
           </ul>
           <%- end -%>
-          <%- snippets.each do |key, text| -%>
-          <h3><%= CompareTerminal::SNIPPETS.fetch(key, key) %></h3>
+          <%- @snippets.each do |title, text| -%>
+          <h3><%= title %></h3>
           <pre><code><%= text %></code></pre>
+          <%- end -%>
+          <%- else -%>
+          <h2>No recommendation</h2>
+          <%- if @reason -%><p class="warning"><%= @reason %></p><%- end -%>
           <%- end -%>
           </section>
         ERB
-
-        private
-
-        def rejected = Array(@recommendation["rejected"])
-
-        def snippets = @recommendation["snippets"] || {}
       end
     end
   end

@@ -3,80 +3,99 @@
 module Mallard
   module Report
     class Html
-      # The charts of one soak: memory, req/s, GC runs and the live heap, on the run's own time axis
-      # with the warm-up shaded.
+      # The charts of one soak, drawn from its series (Summary::SoakSeries): memory, req/s, GC runs and the
+      # live heap, on the run's own time axis with the warm-up shaded. A series that is nil was not measured:
+      # its chart says so instead of drawing zeros.
       class SoakCharts
         TIME = SvgChart::Axis.new("Time since start", "s")
+        NO_AGENT = "Not measured: no agent inside the subject."
+        NO_MEMORY = "No memory samples were recorded."
 
-        def initialize(run)
-          @run = run
+        # @param series [Summary::SoakSeries, nil] nil for a run that recorded nothing
+        # @param judged [Boolean] whether the run has a leak verdict (what its warm-up was left out of)
+        # @param script [Boolean] a script serves no requests
+        def initialize(series, judged:, script: false)
+          @series = series || Summary::SoakSeries.new(processes: [])
+          @judged = judged
+          @script = script
         end
 
         def memory
-          SvgChart.new(id: "memory", title: "Memory over time", x: TIME, y: SvgChart::Axis.new("Memory", "MB"),
-                       series: total_series + process_series, bands: bands, notes: memory_notes)
+          SvgChart.new(id: "memory", title: "Memory over time", x: TIME, y: SvgChart::Axis.new("Memory", "MiB"),
+                       series: total_series + process_series, bands: bands, notes: memory_notes, absent: NO_MEMORY)
         end
 
         def requests
+          absent = @script ? "Not measured: a script serves no requests." : NO_AGENT
           SvgChart.new(id: "rps", title: "Requests per second over time", x: TIME,
-                       y: SvgChart::Axis.new("Throughput", "req/s"), bands: bands,
-                       series: [series("throughput", Timeline.requests_per_second(@run.totals), 0)])
+                       y: SvgChart::Axis.new("Throughput", "req/s"), bands: bands, absent: absent,
+                       series: [series("throughput", @series.rps, 0)])
         end
 
         def gc_runs
-          rate = ->(key) { Timeline.gc_runs_per_second(@run.agent, key, bin_width) }
+          notes = @series.bin_s ? ["Per #{@series.bin_s} s, summed over the app's processes."] : []
           SvgChart.new(id: "gc-runs", title: "GC runs over time", x: TIME, y: SvgChart::Axis.new("GC runs", "runs/s"),
-                       bands: bands, notes: ["Per #{bin_width} s, summed over the app's processes."],
-                       series: [series("minor GC", rate.call("minor_gc_count"), 0),
-                                series("major GC", rate.call("major_gc_count"), 1)])
+                       bands: bands, notes: notes, absent: NO_AGENT,
+                       series: [series("minor GC", @series.gc_minor_per_s, 0),
+                                series("major GC", @series.gc_major_per_s, 1)])
         end
 
         def live_slots
           SvgChart.new(id: "live-slots", title: "Live heap slots over time", x: TIME,
-                       y: SvgChart::Axis.new("Live slots", "thousands"), bands: bands,
-                       series: [series("heap_live_slots", Timeline.live_slots_thousands(@run.agent, bin_width), 2)],
+                       y: SvgChart::Axis.new("Live slots", "thousands"), bands: bands, absent: NO_AGENT,
+                       series: [series("heap_live_slots", scaled(@series.live_slots, 1000.0), 2)],
                        notes: ["Summed over the app's processes; a live set that keeps rising points to Ruby objects " \
                                "being retained, a flat one with rising memory to the allocator or native code."])
         end
 
         private
 
-        def series(name, points, style, thin: false)
-          SvgChart::Series.new(name: name, points: points, style: style, thin: thin)
+        # Points without a value (a reading the run could not take) are left out, not drawn as zero.
+        def series(name, points, style)
+          SvgChart::Series.new(name: name, points: Array(points).reject { |point| point.last.nil? }, style: style,
+                               thin: false)
         end
 
-        def several? = @run.processes.size > 1
+        def scaled(points, divisor)
+          points&.map { |t, value| [t, value && (value / divisor)] }
+        end
+
+        def processes = Array(@series.processes)
+
+        def several? = processes.size > 1
 
         def total_series
-          suffix = several? ? ", all #{@run.processes.size} processes" : ""
-          [series("RSS#{suffix}", Timeline.memory_mb(@run.totals, "rss_kb"), 0),
-           series("PSS#{suffix}", Timeline.memory_mb(@run.totals, "pss_kb"), 1)]
+          suffix = several? ? ", all #{processes.size} processes" : ""
+          [series("RSS#{suffix}", scaled(@series.rss_kb, 1024.0), 0),
+           series("PSS#{suffix}", scaled(@series.pss_kb, 1024.0), 1)]
         end
 
         # PSS per process: it adds up to the total (RSS would count shared pages once per worker).
         def process_series
           return [] unless several?
 
-          @run.processes.each_with_index.map do |(pid, records), i|
-            series("PSS, pid #{pid} (#{records.first['role']})", Timeline.memory_mb(records, "pss_kb"), i + 2)
+          processes.each_with_index.map do |process, i|
+            series("PSS, pid #{process.pid} (#{process.role})", scaled(process.pss_kb, 1024.0), i + 2)
           end
         end
 
         def memory_notes
           notes = []
           notes << "Summed RSS counts pages shared by processes once per process; PSS counts them once." if several?
-          if @run.warmup
+          if warmup
             notes << "Shaded: the warm-up, from the start of load until memory settled; the verdict leaves it out."
-          elsif @run.summary
+          elsif @judged
             notes << "No warm-up was detected: the whole load phase counts for the verdict."
           end
           notes
         end
 
-        def bands = [@run.warmup].compact
+        def warmup
+          from, to = @series.warmup
+          SvgChart::Band.new(from, to, format("warm-up (%g s)", (to - from).round(2))) if from && to
+        end
 
-        # Agent records come every sampling interval per process; bins of two intervals smooth out their jitter.
-        def bin_width = (@run.interval.to_f * 2).round(3)
+        def bands = [warmup].compact
       end
     end
   end

@@ -3,58 +3,53 @@
 module Mallard
   module Report
     class Html
-      # A soak's report: what ran and whether it finished, the verdict, memory, load and GC over time,
-      # and the run's metadata.
+      # A soak's report: what ran and how it ended, the verdict, memory, load and GC over time, and the run's
+      # metadata. A run killed before it wrote summary.json arrives here summarised from its raw files, and
+      # reads like any other.
       class SoakPage
-        def initialize(run)
-          @run = run
-          @summary = run.summary
-          @charts = SoakCharts.new(run)
+        # @param summary [Summary::Soak]
+        # @param meta [Run::Meta]
+        def initialize(summary, meta:)
+          @summary = summary
+          @meta = meta
+          @charts = SoakCharts.new(summary.series, judged: !summary.verdict.nil?, script: !summary.script.nil?)
         end
 
         def title = "mallard soak — #{description}"
 
         def sections
-          [header, verdict, Section.new(id: "memory", title: "Memory over time", parts: [@charts.memory.to_html]).to_s,
-           load_section, gc_section, MetadataView.new(@run.meta).to_s]
+          [header, SoakVerdictView.new(@summary).to_s,
+           Section.new(id: "memory", title: "Memory over time", parts: [@charts.memory.to_html]).to_s,
+           load_section, gc_section, MetadataView.new(@meta).to_s]
         end
 
         private
 
-        def description
-          (@summary || @run.meta).dig("target", "description")
-        end
+        def description = @summary.target&.description || @meta.target&.description
 
         def header
-          HeaderView.new(kind: "soak", description: description, status: status, reason: reason,
-                         path: @run.path, notes: header_notes).to_s
+          HeaderView.new(kind: "soak", description: description, status: @summary.status, reason: @summary.reason,
+                         path: @summary.run_dir, notes: header_notes).to_s
         end
-
-        # A run killed before it wrote summary.json says "running" in meta.json: it did not finish.
-        def status = @summary ? @summary["status"] : @run.phases["status"]
-
-        def reason = @summary ? @summary["reason"] : @run.phases["reason"]
 
         def header_notes
-          return [] if @summary
-
-          ["No summary.json in this run directory (the run was stopped before writing one): no verdict or " \
-           "figures, only the samples it recorded."]
-        end
-
-        def verdict
-          return SoakVerdictView.new(@summary).to_s if @summary
-
-          Section.new(id: "verdict", title: "Verdict", parts: ["No verdict without summary.json."]).to_s
+          notes = []
+          if @summary.status == "running"
+            notes << "The run never said it ended (mallard was killed, or it is still running): these are the " \
+                     "figures of what it recorded."
+          end
+          skipped = @summary.skipped_lines.to_i
+          notes << "#{skipped} damaged sample line#{'s' unless skipped == 1} skipped." if skipped.positive?
+          notes
         end
 
         def load_section
-          parts = [@charts.requests.to_html, (LoadView.new(@summary["load"]).to_s if @summary)]
+          parts = [@charts.requests.to_html, LoadView.new(@summary.load).to_s]
           Section.new(id: "load", title: "Load: requests per second and latency", parts: parts).to_s
         end
 
         def gc_section
-          parts = [(GcView.new(@summary["gc"]).to_s if @summary), @charts.gc_runs.to_html, @charts.live_slots.to_html]
+          parts = [GcView.new(@summary.gc).to_s, @charts.gc_runs.to_html, @charts.live_slots.to_html]
           Section.new(id: "gc", title: "GC activity", parts: parts).to_s
         end
       end

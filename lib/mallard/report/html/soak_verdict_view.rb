@@ -3,28 +3,35 @@
 module Mallard
   module Report
     class Html
-      # A soak's conclusion: does memory grow, how fast and how sure, what memory it settles at, and what
-      # the app itself showed (in-app time, chunked bodies, flags).
+      # A soak's conclusion: whether it is a measurement at all, does memory grow, how fast and how sure, what
+      # memory it settles at, and what the app itself showed (in-app time, chunked bodies, flags).
       class SoakVerdictView < View
+        # @param summary [Summary::Soak]
         def initialize(summary)
           super()
           @summary = summary
-          @verdict = summary["verdict"]
-          @memory = summary["memory"] || {}
-          @app = summary["app"]
+          @verdict = summary.verdict
+          @memory = summary.memory || Summary::Memory.new
+          @app = summary.app
         end
 
         template <<~'ERB'
           <section id="verdict">
           <h2>Verdict</h2>
+          <%- if failed? -%>
+          <p class="verdict warning">Failed measurement: <%= @summary.reason %>. No verdict.</p>
+          <%- end -%>
+          <%- problems.each do |problem| -%>
+          <p class="warning">Not a valid measurement: <%= problem %></p>
+          <%- end -%>
           <%- if @verdict -%>
-          <p class="verdict">Memory: <strong><%= @verdict["memory"] %></strong><%= slope %></p>
+          <p class="verdict">Memory: <strong><%= @verdict.memory %></strong><%= slope %></p>
           <p class="note"><%= basis %></p>
           <%- end -%>
           <%- if hint -%><p><%= hint %></p><%- end -%>
           <h3>Memory</h3>
           <%= Figures.new(memory_rows) %>
-          <%= ProcessTable.new(@memory["per_process"]) if @memory["processes"].to_i > 1 %>
+          <%= ProcessTable.new(@memory.per_process) if @memory.processes.to_i > 1 %>
           <%- if @app -%>
           <h3>In the app</h3>
           <%= Figures.new(app_rows) %>
@@ -38,62 +45,65 @@ module Mallard
 
         private
 
+        def failed? = @summary.status == "failed"
+
+        def problems = Array(@summary.validity&.problems)
+
         def slope
-          value = @verdict["slope_kb_per_1k_requests"]
+          value = @verdict.slope_kb_per_1k_requests
           return "" unless value
 
-          low, high = @verdict["ci"]
-          format(" · slope %+.1f KB per 1,000 requests (95%% CI %+.1f … %+.1f; tolerance %s)",
-                 value, low, high, mb(@verdict["tolerance_kb"]))
+          low, high = @verdict.ci
+          format(" · slope %+.1f KiB per 1,000 requests (95%% CI %+.1f … %+.1f; tolerance %s)",
+                 value, low, high, mib(@verdict.tolerance_kb))
         end
 
         def basis
-          metric = @verdict["metric"] == "pss_kb" ? "summed PSS" : "RSS"
-          "Judged on #{metric} after warm-up: #{@verdict['samples']} samples, " \
-            "#{count(@verdict['requests_observed'])} requests (#{@verdict['method']})."
+          metric = Analysis::MemoryMetric.pss?(@verdict.metric) ? "summed PSS" : "RSS"
+          "Judged on #{metric} after warm-up: #{@verdict.samples} samples, " \
+            "#{count(@verdict.requests_observed)} requests (#{@verdict.method})."
         end
 
         def hint
-          return unless @verdict && @verdict["memory"] == "inconclusive"
+          return unless @verdict&.memory == "inconclusive"
 
-          needed = @verdict["requests_needed"]
+          needed = @verdict.requests_needed
           return "Too few samples to decide." unless needed
 
           "Run longer: about #{count(needed)} requests after warm-up would decide it."
         end
 
         def memory_rows
-          [["Steady RSS", mb(@memory["steady_rss_kb"])], ["Steady PSS", mb(@memory["steady_pss_kb"])],
-           ["Peak RSS", mb(@memory["peak_rss_kb"])], ["Final RSS", mb(@memory["final_rss_kb"])],
-           ["Processes", @memory["processes"]], ["Samples", @memory["samples"]], ["Allocator", allocator],
+          [["Steady RSS", mib(@memory.steady_rss_kb)], ["Steady PSS", mib(@memory.steady_pss_kb)],
+           ["Peak RSS", mib(@memory.peak_rss_kb)], ["Final RSS", mib(@memory.final_rss_kb)],
+           ["Processes", @memory.processes], ["Samples", @memory.samples], ["Allocator", allocator],
            *script_rows]
         end
 
         def allocator
-          diagnosis = @summary["allocator"]
-          diagnosis && "#{diagnosis['allocator']} (#{diagnosis['via']}) #{diagnosis['library']}".strip
+          diagnosis = @summary.allocator
+          diagnosis && "#{diagnosis.allocator} (#{diagnosis.via}) #{diagnosis.library}".strip
         end
 
         def script_rows
-          script = @summary["script"]
+          script = @summary.script
           return [] unless script
 
-          [["Script wall time", "#{script['wall_s']} s"], ["Script exit status", script["exit_status"].inspect]]
+          [["Script wall time", "#{script.wall_s} s"], ["Script exit status", script.exit_status.inspect]]
         end
 
         def app_rows
-          ms = ->(key) { @app[key] && "#{percentiles(@app[key])} ms" }
-          chunks = @app["chunks_per_response"] || {}
-          [["Requests recorded", count(@app["requests_recorded"])], ["In-app time", ms.call("in_app_ms")],
-           ["Body iteration", @app.dig("body_ms", "p50") && ms.call("body_ms")],
+          chunks = @app.chunks_per_response || {}
+          [["Requests recorded", count(@app.requests_recorded)], ["In-app time", milliseconds(@app.in_app_ms)],
+           ["Body iteration", @app.body_ms&.p50 && milliseconds(@app.body_ms)],
            ["Chunks per response", chunks["p50"] && "median #{number(chunks['p50'], 0)}, max #{chunks['max']}"]]
         end
 
-        def percentiles(figures)
-          %w[p50 p90 p99].map { |p| "#{p} #{number(figures[p], 3)}" }.join(" · ")
+        def milliseconds(figures)
+          figures && "#{%i[p50 p90 p99].map { |p| "#{p} #{number(figures[p], 3)}" }.join(' · ')} ms"
         end
 
-        def flags = Array(@app && @app["flags"])
+        def flags = Array(@app&.flags)
       end
     end
   end

@@ -23,8 +23,8 @@ module Mallard
           thead th { border-bottom: 2px solid var(--ink); }
           table.figures th { font-weight: 600; white-space: nowrap; }
           td { overflow-wrap: anywhere; }
-          .status-interrupted { color: var(--warn); }
-          .status-interrupted strong { text-transform: uppercase; }
+          .status-interrupted, .status-failed, .status-running { color: var(--warn); }
+          .status-interrupted strong, .status-failed strong, .status-running strong { text-transform: uppercase; }
           .verdict { font-size: 1.1rem; }
           .note { color: var(--muted); }
           .warning { color: var(--warn); }

@@ -15,7 +15,7 @@ module Mallard
       # came from the app, the run or the command line (paths, argv, request paths, flags), so escaping
       # is the default rather than a h() each template must remember.
       class View
-        include Units
+        include Formatting
 
         # ERB whose <%= x %> compiles to `_erbout.<< escape((x).to_s)` instead of `_erbout.<<((x).to_s)`.
         class Template < ERB

@@ -1,0 +1,79 @@
+# frozen_string_literal: true
+
+require_relative "../analysis/significance"
+
+module Mallard
+  module Report
+    # How every view words what a summary found: memory in binary units (/proc counts KiB, so a "MB" of
+    # KB / 1024 was a MiB all along), a change by its finding, and how a run ended. Formatting only: the
+    # findings are the analysis's (Summary::Change#finding), never worked out again here.
+    module Formatting
+      NOISE = format("not clear of ±%g%% noise", Analysis::Significance::NOISE_PCT)
+      FINDINGS = { "within_noise" => NOISE, "no_difference" => "no detectable difference" }.freeze
+      # Where a Summary::Versus keeps each figure's change: % and interval, significant, finding.
+      VERSUS = { memory: %i[rss_pct rss_pct_ci significant rss_finding],
+                 rps: %i[rps_pct rps_pct_ci rps_significant rps_finding],
+                 p99: %i[p99_pct p99_pct_ci p99_significant p99_finding] }.freeze
+
+      private
+
+      # A change against the baseline: "-12.3% (-15.0 … -9.5)" when it is different, else what the interval
+      # does say — a point estimate alone would read as a finding — or, without an interval, the point change
+      # and why there is none.
+      # @param finding [String, nil] nil in a summary written before findings were stored (see #legacy_finding)
+      def change(pct, interval, finding, note: nil)
+        case finding
+        when "different" then format("%+.1f%% (%+.1f … %+.1f)", pct, *interval)
+        when "no_interval" then pct ? format("%+.1f%% (%s)", pct, note || "no interval") : note || "—"
+        when "not_significant" then format("not significant (%+.1f … %+.1f)", *interval)
+        else FINDINGS.fetch(finding, "—")
+        end
+      end
+
+      # One figure's change in a configuration's Summary::Versus (:memory, :rps or :p99); "—" for the baseline.
+      def versus(baseline_change, figure)
+        return "—" if baseline_change.nil?
+
+        pct, interval, significant, finding = VERSUS.fetch(figure).map { |member| baseline_change[member] }
+        return "—" if pct.nil? && finding.nil?
+
+        change(pct, interval, finding || legacy_finding(interval, significant), note: baseline_change.note)
+      end
+
+      # A summary of schema 1 stored whether a change was significant but not what a non-significant interval
+      # said; rather than judge it again, such an interval is shown as it is.
+      def legacy_finding(interval, significant)
+        return "different" if significant
+        return "no_interval" if interval.nil?
+
+        "not_significant"
+      end
+
+      # Memory in MiB (/proc's kB are KiB), "—" when unknown.
+      def mib(kb)
+        kb ? format("%.1f MiB", kb / 1024.0) : "—"
+      end
+
+      # How a run that did not complete ended, in one line (nil when it completed): a failed measurement has
+      # no `outcome` (verdict, recommendation) at all.
+      def ending(summary, outcome: "verdict")
+        reason = Text.printable(summary.reason)
+        case summary.status
+        when "interrupted" then "interrupted: #{reason}"
+        when "failed" then "failed measurement: #{reason}, no #{outcome}"
+        when "running" then "did not finish: the run never said it ended (mallard was killed, or it is still running)"
+        end
+      end
+
+      # "plateaued ×2, growing ×1": the leak verdicts of a configuration's counted runs.
+      def tally(verdicts)
+        counts = Array(verdicts).compact.tally
+        counts.empty? ? "—" : counts.map { |verdict, n| "#{verdict} ×#{n}" }.join(", ")
+      end
+
+      def plural(count, word)
+        "#{count} #{word}#{'s' unless count == 1}"
+      end
+    end
+  end
+end
