@@ -3,6 +3,7 @@
 require "optparse"
 require_relative "cli/command"
 require_relative "cli/doctor"
+require_relative "cli/target_choice"
 require_relative "cli/measure_options"
 require_relative "cli/soak"
 require_relative "cli/compare"

@@ -9,7 +9,8 @@ module Mallard
 
         Memory of the whole process tree over time under external load (wrk), with a leak /
         plateau verdict, throughput, latency, in-app time and GC. Raw samples go to the run
-        directory as they are taken. Exit status: 0 done, 69 the subject failed, 130 interrupted.
+        directory as they are taken. Exit status: 0 done, 64 bad usage (refused before anything
+        starts), 69 the subject failed, 130 interrupted.
 
         #{MeasureOptions::TARGETS}
       TEXT
@@ -23,7 +24,6 @@ module Mallard
         target = parse(argv)
         return 0 if help_printed?
 
-        HtmlOutput.check!(@cli[:html])
         run_dir = Run::Directory.create(command: "soak", out: @cli[:out])
         summary = Experiments::Soak.new(target: target, options: @measure.soak, run_dir: run_dir,
                                         reporter: reporter).call
@@ -38,7 +38,10 @@ module Mallard
         operands, command = @measure.parse(parser, argv)
         return if @cli[:help]
 
-        @measure.target(operands, command)
+        target = @measure.target(operands, command)
+        Allocators::Catalog.default.fetch(@measure.soak.allocator) if @measure.soak.allocator
+        @measure.check_outputs!(@cli)
+        target
       rescue OptionParser::ParseError, UsageError => e
         raise UsageError, "soak: #{e.message} (see `mallard soak --help`)"
       end

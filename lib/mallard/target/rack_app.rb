@@ -7,12 +7,19 @@ module Mallard
     # A directory holding config.ru (Rails included), served by Puma on a free 127.0.0.1 port
     # through a generated rackup that wraps the app in the agent's middleware.
     class RackApp
+      # Beyond these a count is a typo, not a configuration: each worker is a whole copy of the app,
+      # and a thread more than the connections mallard opens only waits.
+      MAX_THREADS = 1024
+      MAX_WORKERS = 256
+
       attr_reader :url, :dir
 
+      # @raise [UsageError] a thread or worker count out of range
+      # @raise [NotFound] no config.ru in dir
       def initialize(dir:, threads: 5, workers: 0)
         @dir = File.expand_path(dir)
-        @threads = threads
-        @workers = workers
+        @threads = checked(threads, "--threads", 1..MAX_THREADS)
+        @workers = checked(workers, "--workers", 0..MAX_WORKERS)
         config_ru = File.join(@dir, "config.ru")
         raise NotFound, "no config.ru in #{@dir}" unless File.file?(config_ru)
       end
@@ -36,6 +43,12 @@ module Mallard
       end
 
       private
+
+      def checked(count, option, range)
+        return count if range.cover?(count)
+
+        raise UsageError, "#{option} must be between #{range.min} and #{range.max}, not #{count}"
+      end
 
       def rackup(run_dir)
         path = run_dir.file("mallard.ru")
