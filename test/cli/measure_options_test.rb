@@ -61,6 +61,7 @@ class MeasureOptionsTest < Minitest::Test
     [["soak", APP, *COMMAND], /give an app directory or --url URL -- CMD, not both/],
     [["soak", APP, APP], /give one app directory, not 2/],
     [["soak"], /give an app directory, --url URL -- CMD, or --script FILE/],
+    [["soak", APP, "--user", "no-such-user-here"], /--user no-such-user-here: no such user/],
     [["compare", APP, "--allocators", ""], /--allocators lists no configuration/],
     [["compare", APP, "--allocators", "glibc,nope"], /unknown allocator 'nope'/],
     [["compare", APP, "--repeat", "0"], /--repeat must be between 1 and 100/],
@@ -115,6 +116,7 @@ class MeasureOptionsTest < Minitest::Test
 
     assert_equal 0, status
     assert_match(/--max-errors PCT/, out)
+    assert_match(/--user NAME/, out)
     assert_match(/at most a day/, out)
   end
 

@@ -20,6 +20,7 @@ module Mallard
         @paths = []
         @subject = { threads: 5, workers: 0 }
         @given = Set.new
+        @user = Target::SubjectUser::Same
       end
 
       def define(opts)
@@ -50,7 +51,8 @@ module Mallard
       # @param command [Array<String>, nil] what follows `--`
       # @raise [UsageError] any value or combination that would not measure what was asked
       def target(operands, command)
-        target = TargetChoice.new(@subject, @given).build(operands, command)
+        @user = Target::SubjectUser.resolve(@subject[:user]) if @subject[:user]
+        target = TargetChoice.new(@subject, @given, @user).build(operands, command)
         finish_soak(load: target.kind != "script")
         target
       end
@@ -58,6 +60,7 @@ module Mallard
       # The checks that need the output settings (--out, --html): still before anything is created.
       def check_outputs!(settings)
         HtmlOutput.check!(settings[:html])
+        @user.check_reach!(settings[:out] || Run::Directory::DEFAULT_ROOT)
       end
 
       private
@@ -108,6 +111,9 @@ module Mallard
         on(opts, "--workers N", Integer, "Puma workers (default 0)") { |v| @subject[:workers] = v }
         on(opts, "--url URL", "with -- CMD: the URL to load") { |v| @subject[:url] = v }
         on(opts, "--script FILE", "run a Ruby script to completion instead of a server") { |v| @subject[:script] = v }
+        on(opts, "--user NAME", "as root: run the subject as this user (mallard stays root)") do |v|
+          @subject[:user] = v
+        end
       end
 
       # Read as bytes: a path that is not UTF-8 is refused by SoakOptions#validate!, not by a crash here.

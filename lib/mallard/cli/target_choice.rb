@@ -13,9 +13,11 @@ module Mallard
 
       # @param subject [Hash] threads:, workers:, url:, script:
       # @param given [Set<String>] the options that appeared on the command line
-      def initialize(subject, given)
+      # @param user [Target::SubjectUser, Target::SubjectUser::Same]
+      def initialize(subject, given, user)
         @subject = subject
         @given = given
+        @user = user
       end
 
       # @param operands [Array<String>] what remains after options
@@ -27,7 +29,7 @@ module Mallard
           refuse(PUMA_ONLY, "applies to an app directory served by Puma; a --script is not a server")
           refuse(LOAD_ONLY, "applies to a server under load; a --script runs to its end without load")
           refuse(%w[--url], "goes with -- CMD; a --script is not loaded over HTTP")
-          Target::Script.new(path: @subject[:script], args: command || [])
+          Target::Script.new(path: @subject[:script], args: command || [], user: @user)
         when :command then server_command(command)
         else rack_app(operands.first)
         end
@@ -61,13 +63,13 @@ module Mallard
           raise UsageError, "#{option} applies to an app directory served by Puma; with -- CMD, pass the " \
                             "#{option.delete_prefix('--').chomp('s')} count in CMD"
         end
-        Target::ServerCommand.new(argv: command, url: @subject[:url])
+        Target::ServerCommand.new(argv: command, url: @subject[:url], user: @user)
       end
 
       def rack_app(dir)
         refuse(%w[--url], "goes with -- CMD, a server mallard starts from a command; an app directory is " \
                           "served on a 127.0.0.1 port mallard picks")
-        Target::RackApp.new(dir: dir, threads: @subject[:threads], workers: @subject[:workers])
+        Target::RackApp.new(dir: dir, threads: @subject[:threads], workers: @subject[:workers], user: @user)
       end
 
       def refuse(options, why)

@@ -14,12 +14,14 @@ module Mallard
 
       attr_reader :url, :dir
 
+      # @param user [SubjectUser, SubjectUser::Same] who the server runs as
       # @raise [UsageError] a thread or worker count out of range
       # @raise [NotFound] no config.ru in dir
-      def initialize(dir:, threads: 5, workers: 0)
+      def initialize(dir:, threads: 5, workers: 0, user: SubjectUser::Same)
         @dir = File.expand_path(dir)
         @threads = checked(threads, "--threads", 1..MAX_THREADS)
         @workers = checked(workers, "--workers", 0..MAX_WORKERS)
+        @user = user
         config_ru = File.join(@dir, "config.ru")
         raise NotFound, "no config.ru in #{@dir}" unless File.file?(config_ru)
       end
@@ -27,15 +29,18 @@ module Mallard
       def kind = "rack"
 
       def describe
-        "#{@dir} (Puma, #{@threads} threads, #{@workers} workers)"
+        details = ["#{@threads} threads", "#{@workers} workers", @user.describe].compact
+        "#{@dir} (Puma, #{details.join(', ')})"
       end
 
       # @param run_dir [Run::Directory] where the generated rackup and the server's log go
       def command(env:, run_dir:)
         port = FreePort.pick
         @url = "http://127.0.0.1:#{port}/"
-        Command.new(server_argv(port, rackup(run_dir)), env: env.merge(bundle_env), chdir: @dir,
-                                                        log_path: run_dir.file("subject.log"))
+        @user.prepare(run_dir)
+        Command.new(server_argv(port, rackup(run_dir)), env: env.merge(bundle_env, @user.env), chdir: @dir,
+                                                        log_path: run_dir.file("subject.log"),
+                                                        spawn_options: @user.spawn_options)
       end
 
       def ready?

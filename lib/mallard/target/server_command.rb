@@ -14,12 +14,14 @@ module Mallard
 
       attr_reader :url
 
+      # @param user [SubjectUser, SubjectUser::Same] who the command runs as
       # @raise [UsageError] no URL, or one mallard cannot or may not load
-      def initialize(argv:, url:)
+      def initialize(argv:, url:, user: SubjectUser::Same)
         raise UsageError, "a command target needs --url (e.g. --url http://127.0.0.1:{port}/)" unless url
 
         @argv = argv
         @url_template = url
+        @user = user
         check_url
         check_port_placeholder
       end
@@ -27,13 +29,16 @@ module Mallard
       def kind = "command"
 
       def describe
-        @argv.join(" ")
+        [@argv.join(" "), (" (#{@user.describe})" if @user.describe)].join
       end
 
       def command(env:, run_dir:)
         port = FreePort.pick.to_s
         @url = @url_template.gsub(PORT, port)
-        Command.new(@argv.map { |arg| arg.gsub(PORT, port) }, env: env, log_path: run_dir.file("subject.log"))
+        @user.prepare(run_dir)
+        Command.new(@argv.map { |arg| arg.gsub(PORT, port) }, env: env.merge(@user.env),
+                                                              log_path: run_dir.file("subject.log"),
+                                                              spawn_options: @user.spawn_options)
       end
 
       def ready?
