@@ -22,6 +22,7 @@ module Mallard
         @threads = checked(threads, "--threads", 1..MAX_THREADS)
         @workers = checked(workers, "--workers", 0..MAX_WORKERS)
         @user = user
+        @bundle = PumaBundle.new(@dir)
         config_ru = File.join(@dir, "config.ru")
         raise NotFound, "no config.ru in #{@dir}" unless File.file?(config_ru)
       end
@@ -29,14 +30,16 @@ module Mallard
       def kind = "rack"
 
       def describe
-        details = ["#{@threads} threads", "#{@workers} workers", @user.describe].compact
+        details = ["#{@threads} threads", "#{@workers} workers", @bundle.describe, @user.describe].compact
         "#{@dir} (Puma, #{details.join(', ')})"
       end
 
-      # @param run_dir [Run::Directory] where the generated rackup and the server's log go
+      # @param run_dir [Run::Directory] where the generated rackup, any generated Gemfile and the
+      #   server's log go
       def command(env:, run_dir:)
         port = FreePort.pick
         @url = "http://127.0.0.1:#{port}/"
+        bundle_env = @bundle.prepare(run_dir)
         @user.prepare(run_dir)
         Command.new(server_argv(port, rackup(run_dir)), env: env.merge(bundle_env, @user.env), chdir: @dir,
                                                         log_path: run_dir.file("subject.log"),
@@ -62,18 +65,8 @@ module Mallard
       end
 
       def server_argv(port, rackup)
-        puma = bundled? ? %w[bundle exec puma] : ["puma"]
-        [*puma, "--bind", "tcp://127.0.0.1:#{port}", "--threads", "#{@threads}:#{@threads}",
+        [*@bundle.executable, "--bind", "tcp://127.0.0.1:#{port}", "--threads", "#{@threads}:#{@threads}",
          "--workers", @workers.to_s, "--environment", "production", rackup]
-      end
-
-      # An app with a Gemfile runs under its own bundle, as it does in production.
-      def bundled?
-        File.file?(File.join(@dir, "Gemfile"))
-      end
-
-      def bundle_env
-        bundled? ? { "BUNDLE_GEMFILE" => File.join(@dir, "Gemfile") } : {}
       end
     end
   end
