@@ -59,7 +59,9 @@ module Mallard
       # stderr, so --json output stays one JSON object.
       def notes(run, summary)
         where = Text.printable(run.path)
-        @err.puts "mallard: #{where} has no summary.json; summarised from its raw files#{ending(summary)}" if recomputed?(run)
+        if recomputed?(run)
+          @err.puts "mallard: #{where} has no summary.json; summarised from its raw files#{ending(summary)}"
+        end
         return unless summary.respond_to?(:skipped_lines) && summary.skipped_lines.to_i.positive?
 
         @err.puts "mallard: #{where}: #{summary.skipped_lines} damaged line(s) in its records were skipped"
