@@ -136,7 +136,8 @@ class AgentPumaTest < Minitest::Test
   # Returns the port once Puma listens and all its workers have booted.
   def start_puma(workers:)
     port = free_port
-    rackup = Mallard::Target::Rackup.write(File.join(@dir, "mallard.ru"), app_config_ru: File.join(APP_DIR, "config.ru"))
+    rackup = Mallard::Target::Rackup.write(File.join(@dir, "mallard.ru"),
+                                           app_config_ru: File.join(APP_DIR, "config.ru"))
     @pid = @master = Process.spawn(agent_env, Gem.ruby, puma_bin, "-b", "tcp://127.0.0.1:#{port}", "-t", "1:4",
                                    "-w", workers.to_s, rackup, chdir: APP_DIR, pgroup: true, %i[out err] => @log)
     wait_until("puma to listen") { listening?(port) }

@@ -88,6 +88,21 @@ class RubyLoadTest < Minitest::Test
     assert_raises(ArgumentError) { driver(duration: 1, paths: ["/a b"]) }
   end
 
+  # 40 responses of 10 MB over 4 connections: a client holding whole bodies peaked at about 200 MB here;
+  # one streaming them stays near its own baseline. Run in a child so the peak (VmHWM) is the client's.
+  def test_bodies_are_streamed_and_dropped_not_held
+    bounded do
+      bulky = PumaServer.new("bulky", threads: "4:4").start
+      requests, peak_kb = load_in_child(bulky.url, requests: 40, concurrency: 4)
+      received_kb = requests * 10 * 1024
+
+      assert_equal 40, requests
+      assert_operator peak_kb, :<, received_kb / 8, "peak #{peak_kb} KB for #{received_kb} KB received"
+    ensure
+      bulky&.stop
+    end
+  end
+
   def test_forced_fallback_explains_itself
     driver = Mallard::Probe::Load.driver(force_ruby: true, url: @server.url, duration: 1, requests: 10)
 
@@ -99,6 +114,19 @@ class RubyLoadTest < Minitest::Test
   private
 
   def tool_name = "ruby"
+
+  # @return [Array(Integer, Integer)] responses received, and the child's peak RSS in KB
+  def load_in_child(url, requests:, concurrency:)
+    code = <<~RUBY
+      require "mallard"
+      result = Mallard::Probe::RubyLoad.new(url: #{url.dump}, duration: 30, requests: #{requests},
+                                            concurrency: #{concurrency}).start.result
+      puts result.requests, File.read("/proc/self/status")[/VmHWM:\\s+(\\d+)/, 1]
+    RUBY
+    out, status = Open3.capture2(Gem.ruby, "-I#{File.expand_path('../../lib', __dir__)}", "-e", code)
+    assert status.success?, out
+    out.split.map { |line| Integer(line) }
+  end
 
   def driver(**options)
     Mallard::Probe::RubyLoad.new(url: @server.url, **options).tap { |client| @drivers << client }

@@ -42,6 +42,24 @@ class DirectoryTest < Minitest::Test
     assert_includes error.message, "is a file"
   end
 
+  # Refused as a usage error before anything runs, not a crash (exit 70) once the subject is up.
+  def test_an_out_that_cannot_be_created_is_refused
+    { "/proc/mallard-run" => "cannot create --out /proc/mallard-run", "/dev/null" => "is not a directory",
+      "/dev/null/run" => "cannot create --out /dev/null/run" }.each do |out, message|
+      error = assert_raises(Mallard::UsageError, out) { Mallard::Run::Directory.create(command: "soak", out: out) }
+
+      assert_includes error.message, message
+    end
+  end
+
+  def test_a_default_root_that_cannot_be_created_suggests_out
+    error = assert_raises(Mallard::UsageError) do
+      Mallard::Run::Directory.create(command: "soak", root: "/proc/mallard-runs")
+    end
+
+    assert_match(%r{cannot create run directory /proc/mallard-runs/.*give --out}, error.message)
+  end
+
   def test_without_out_each_run_gets_a_new_directory
     now = Time.at(0)
     first = Mallard::Run::Directory.create(command: "soak", root: @tmp, now: now)

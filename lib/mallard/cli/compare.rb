@@ -16,16 +16,19 @@ module Mallard
         #{MeasureOptions::TARGETS}
       TEXT
 
+      # Runs go one after another: more than this is days of soaking, a typo rather than a plan.
+      MAX_REPEAT = 100
+
       def initialize(out:, err:, env:)
         super
         @measure = MeasureOptions.new
       end
 
-      def run(argv)
-        target = parse(argv)
+      # @param app [String, nil] the app directory to use when argv names no target (`mallard demo`)
+      def run(argv, app: nil)
+        target = parse(argv, app)
         return 0 if help_printed?
 
-        HtmlOutput.check!(@cli[:html])
         summary = comparison(target, argv).call
         render(summary)
         write_html(summary)
@@ -52,20 +55,32 @@ module Mallard
         @cli[:configs] || Allocators::Catalog.default.names
       end
 
-      def parse(argv)
+      def parse(argv, app)
         operands, command = @measure.parse(parser, argv)
         return if @cli[:help]
 
         validate!
-        @measure.target(operands, command)
+        target = @measure.target(app ? demo_operands(operands, command, app) : operands, command)
+        @measure.check_outputs!(@cli)
+        target
       rescue OptionParser::ParseError, UsageError => e
         raise UsageError, "compare: #{e.message} (see `mallard compare --help`)"
       end
 
       def validate!
-        raise UsageError, "--repeat must be at least 1" unless @cli[:repeat] >= 1
+        unless @cli[:repeat].between?(1, MAX_REPEAT)
+          raise UsageError, "--repeat must be between 1 and #{MAX_REPEAT}, not #{@cli[:repeat]}"
+        end
+        raise UsageError, "--allocators lists no configuration; name one or more, or leave it out" if configs.empty?
 
-        configs.each { |name| Allocators::Catalog.default.fetch(name) }
+        configs.each { |name| Allocators::Catalog.default.fetch(name) } # a name twice is an A/A row, not a typo
+      end
+
+      # The demo measures its own app: a target given to it would be measured instead, or refused late.
+      def demo_operands(operands, command, app)
+        return [app] if operands.empty? && command.nil?
+
+        raise UsageError, "demo runs on its bundled app; to measure your own, use `mallard compare TARGET`"
       end
 
       def parser

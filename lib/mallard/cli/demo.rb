@@ -15,7 +15,7 @@ module Mallard
       end
 
       def run(argv)
-        @compare.run([*SETTINGS, *argv, APP])
+        @compare.run([*SETTINGS, *argv], app: APP)
       end
     end
   end

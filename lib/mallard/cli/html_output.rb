@@ -11,13 +11,28 @@ module Mallard
         opts.on("--html FILE", "also write a self-contained HTML report to FILE") { |file| settings[:html] = file }
       end
 
-      # Checked before measuring, so a typo in the path does not cost a whole run.
+      # Checked before measuring, so a typo in the path does not cost a whole run. Tried for real —
+      # the file opened for writing, or created and removed again — because as root File.writable?
+      # says yes to /proc and to read-only file systems alike.
       def check!(file)
         return unless file
 
-        directory = File.dirname(File.expand_path(file))
-        raise UsageError, "--html: no directory #{directory}" unless File.directory?(directory)
-        raise UsageError, "--html: may not write to #{directory}" unless File.writable?(directory)
+        path = File.expand_path(file)
+        directory = File.dirname(path)
+        raise UsageError, "--html #{file} is a directory; name the file to write" if File.directory?(path)
+        raise UsageError, "--html: no directory #{directory} (create it first)" unless File.directory?(directory)
+
+        try_writing(path)
+      rescue SystemCallError => e
+        raise UsageError, "--html: cannot write #{file}: #{e.message.sub(/ @ .*| - .*/, '')}"
+      end
+
+      # An existing file is opened without truncating it; a new one is created and removed.
+      def try_writing(path)
+        return File.open(path, File::WRONLY | File::APPEND, &:close) if File.exist?(path)
+
+        File.open(path, File::WRONLY | File::CREAT | File::EXCL, 0o644, &:close)
+        File.unlink(path)
       end
 
       # Writes the HTML report of a summary to file (nothing when file is nil) and says where.

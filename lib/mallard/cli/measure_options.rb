@@ -1,8 +1,11 @@
 # frozen_string_literal: true
 
+require "set"
+
 module Mallard
   class CLI
-    # The options `soak` and `compare` share: what to run (the target) and how to load it.
+    # The options `soak` and `compare` share: what to run (the target) and how to load it. Every value
+    # is checked here, before the run directory exists and before the subject starts.
     class MeasureOptions
       TARGETS = <<~TEXT
         Targets:  DIR                       a Rack app (config.ru, Rails included), served by Puma
@@ -16,10 +19,13 @@ module Mallard
         @soak = Experiments::SoakOptions.defaults
         @paths = []
         @subject = { threads: 5, workers: 0 }
+        @given = Set.new
+        @user = Target::SubjectUser::Same
       end
 
       def define(opts)
         load_options(opts)
+        limit_options(opts)
         subject_options(opts)
       end
 
@@ -31,52 +37,94 @@ module Mallard
         opts.on("-h", "--help", "show this help") { settings[:help] = opts.help }
       end
 
-      # @return [Array(Array<String>, Array<String>)] the operands, and the command after `--`
+      # Arguments that are not valid in their encoding are taken as bytes: OptionParser's patterns raise
+      # on them, and the checks then name the bad value instead of crashing.
+      # @return [Array(Array<String>, Array<String>, nil)] the operands, and the command after `--`
+      #   (nil without `--`)
       def parse(parser, argv)
         separator = argv.index("--")
-        [parser.parse(separator ? argv[0...separator] : argv), separator ? argv[(separator + 1)..] : []]
+        own = (separator ? argv[0...separator] : argv).map { |arg| arg.valid_encoding? ? arg : arg.b }
+        [parser.parse(own), separator ? argv[(separator + 1)..] : nil]
       end
 
       # @param operands [Array<String>] what remains after options (the app directory)
-      # @param command [Array<String>] what follows `--`
+      # @param command [Array<String>, nil] what follows `--`
+      # @raise [UsageError] any value or combination that would not measure what was asked
       def target(operands, command)
-        @soak.paths = @paths unless @paths.empty?
-        @soak.validate!
-        return Target::Script.new(path: @subject[:script], args: command) if @subject[:script]
-        return Target::ServerCommand.new(argv: command, url: @subject[:url]) if command.any?
-        raise UsageError, "give an app directory, --url URL -- CMD, or --script FILE" unless operands.size == 1
+        @user = Target::SubjectUser.resolve(@subject[:user]) if @subject[:user]
+        target = TargetChoice.new(@subject, @given, @user).build(operands, command)
+        finish_soak(load: target.kind != "script")
+        target
+      end
 
-        Target::RackApp.new(dir: operands.first, threads: @subject[:threads], workers: @subject[:workers])
+      # The checks that need the output settings (--out, --html): still before anything is created.
+      def check_outputs!(settings)
+        HtmlOutput.check!(settings[:html])
+        @user.check_reach!(settings[:out] || Run::Directory::DEFAULT_ROOT)
       end
 
       private
 
+      def finish_soak(load:)
+        @soak.paths = @paths unless @paths.empty?
+        @soak.interval = Experiments::SoakOptions.default_interval(@soak.duration) if load && !given?("--interval")
+        @soak.validate!(load: load)
+      end
+
+      def given?(option)
+        @given.include?(option)
+      end
+
+      # Defines an option and notes that it was given, so that one not applying to the target is refused.
+      def on(opts, name, *args)
+        opts.on(name, *args) do |value|
+          @given << name.split.first
+          yield value
+        end
+      end
+
       def load_options(opts)
-        opts.on("--duration SECONDS", Float, "load duration (default 20)") { |v| @soak.duration = v }
-        opts.on("--requests N", Integer, "stop after N requests") { |v| @soak.requests = v }
-        opts.on("--concurrency N", Integer, "open connections (default 10)") { |v| @soak.concurrency = v }
-        opts.on("--path PATH", "request path; repeat for round-robin (default /)") { |v| @paths << v }
-        opts.on("--paths FILE", "request paths, one per line") { |v| @paths.concat(read_paths(v)) }
-        opts.on("--interval SECONDS", Float, "sampling interval (default 0.5)") { |v| @soak.interval = v }
-        opts.on("--ruby-client", "use the built-in load client even if wrk is installed") do
+        on(opts, "--duration SECONDS", Float, "load duration (default 20, at most a day)") { |v| @soak.duration = v }
+        on(opts, "--requests N", Integer, "stop after N requests") { |v| @soak.requests = v }
+        on(opts, "--concurrency N", Integer, "open connections (default 10, at most 10000)") do |v|
+          @soak.concurrency = v
+        end
+        on(opts, "--path PATH", "request path; repeat for round-robin (default /)") { |v| @paths << v }
+        on(opts, "--paths FILE", "request paths, one per line") { |v| @paths.concat(read_paths(v)) }
+        on(opts, "--ruby-client", "use the built-in load client even if wrk is installed") do
           @soak.ruby_client = true
         end
       end
 
-      def subject_options(opts)
-        opts.on("--threads N", Integer, "Puma threads (default 5)") { |v| @subject[:threads] = v }
-        opts.on("--workers N", Integer, "Puma workers (default 0)") { |v| @subject[:workers] = v }
-        opts.on("--url URL", "with -- CMD: the URL to load") { |v| @subject[:url] = v }
-        opts.on("--script FILE", "run a Ruby script to completion instead of a server") { |v| @subject[:script] = v }
-        opts.on("--boot-timeout SECONDS", Float, "wait this long for the server (default 60)") do |v|
+      def limit_options(opts)
+        on(opts, "--interval SECONDS", Float, "sampling interval (default 0.5; finer for runs under 6 s, " \
+                                              "which still get 12 samples)") { |v| @soak.interval = v }
+        on(opts, "--max-errors PCT", Float, "fail the measurement when more than PCT% of requests fail " \
+                                            "(default 1)") { |v| @soak.max_error_pct = v }
+        on(opts, "--boot-timeout SECONDS", Float, "wait this long for the server (default 60)") do |v|
           @soak.boot_timeout = v
         end
       end
 
+      def subject_options(opts)
+        on(opts, "--threads N", Integer, "Puma threads (default 5)") { |v| @subject[:threads] = v }
+        on(opts, "--workers N", Integer, "Puma workers (default 0)") { |v| @subject[:workers] = v }
+        on(opts, "--url URL", "with -- CMD: the URL to load") { |v| @subject[:url] = v }
+        on(opts, "--script FILE", "run a Ruby script to completion instead of a server") { |v| @subject[:script] = v }
+        on(opts, "--user NAME", "as root: run the subject as this user (mallard stays root)") do |v|
+          @subject[:user] = v
+        end
+      end
+
+      # Read as bytes: a path that is not UTF-8 is refused by SoakOptions#validate!, not by a crash here.
       def read_paths(file)
-        File.readlines(file, chomp: true).map(&:strip).reject { |line| line.empty? || line.start_with?("#") }
+        paths = File.readlines(file, chomp: true, mode: "rb").map(&:strip)
+                    .reject { |line| line.empty? || line.start_with?("#") }
+        raise UsageError, "--paths #{file} holds no paths (one per line, # for comments)" if paths.empty?
+
+        paths
       rescue SystemCallError => e
-        raise UsageError, "cannot read --paths #{file}: #{e.message}"
+        raise UsageError, "cannot read --paths #{file}: #{e.message.sub(/ @ .*| - .*/, '')}"
       end
     end
   end

@@ -58,11 +58,13 @@ module Mallard
 
       # stderr, so --json output stays one JSON object.
       def notes(run, summary)
-        @err.puts "mallard: #{Text.printable(run.path)} has no summary.json; summarised from its raw files#{ending(summary)}" \
-          if recomputed?(run)
+        where = Text.printable(run.path)
+        if recomputed?(run)
+          @err.puts "mallard: #{where} has no summary.json; summarised from its raw files#{ending(summary)}"
+        end
         return unless summary.respond_to?(:skipped_lines) && summary.skipped_lines.to_i.positive?
 
-        @err.puts "mallard: #{Text.printable(run.path)}: #{summary.skipped_lines} damaged line(s) in its records were skipped"
+        @err.puts "mallard: #{where}: #{summary.skipped_lines} damaged line(s) in its records were skipped"
       end
 
       # A boot failure or an interruption says what happened; only a run that never said how it ended is

@@ -9,8 +9,9 @@ module Mallard
 
         Memory of the whole process tree over time under external load (wrk), with a leak /
         plateau verdict, throughput, latency, in-app time and GC. Raw samples go to the run
-        directory as they are taken. Exit status: 0 done, 64 bad usage, 65 a failed measurement
-        (too many failed requests: no verdict), 69 the subject or the load failed, 130 interrupted.
+        directory as they are taken. Exit status: 0 done, 64 bad usage (refused before anything
+        starts), 65 a failed measurement (too many failed requests: no verdict), 69 the subject or the
+        load failed, 74 the run directory took no more writes, 130 interrupted.
 
         #{MeasureOptions::TARGETS}
       TEXT
@@ -24,7 +25,6 @@ module Mallard
         target = parse(argv)
         return 0 if help_printed?
 
-        HtmlOutput.check!(@cli[:html])
         run_dir = Run::Directory.create(command: "soak", out: @cli[:out])
         summary = Experiments::Soak.new(target: target, options: @measure.soak, run_dir: run_dir,
                                         reporter: reporter, command_line: ["soak", *argv]).call
@@ -39,7 +39,10 @@ module Mallard
         operands, command = @measure.parse(parser, argv)
         return if @cli[:help]
 
-        @measure.target(operands, command)
+        target = @measure.target(operands, command)
+        Allocators::Catalog.default.fetch(@measure.soak.allocator) if @measure.soak.allocator
+        @measure.check_outputs!(@cli)
+        target
       rescue OptionParser::ParseError, UsageError => e
         raise UsageError, "soak: #{e.message} (see `mallard soak --help`)"
       end

@@ -137,7 +137,8 @@ module Mallard
       def finish(outcome)
         Signals.deferred do
           summary = Analysis::CompareSummary.call(rows: @rows.map { |row| plain_row(row) }, outcome: outcome,
-                                                  run_dir: Text.scrub(@run_dir.path), target: Run::TargetInfo.of(@target))
+                                                  run_dir: Text.scrub(@run_dir.path),
+                                                  target: Run::TargetInfo.of(@target))
           @run_dir.write_json("summary.json", summary)
           @reporter.finished(summary)
           summary

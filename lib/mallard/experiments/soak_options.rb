@@ -3,22 +3,113 @@
 module Mallard
   module Experiments
     # How a soak runs: load shape, sampling, limits. Defaults finish in well under a minute.
+    #
+    # #validate! refuses, before anything starts, every value that would make a run unbounded,
+    # meaningless or a crash halfway: the careless value costs one line, not a wasted soak.
     SoakOptions = Struct.new(:duration, :requests, :concurrency, :paths, :interval, :boot_timeout,
-                             :allocator, :ruby_client, keyword_init: true) do
+                             :allocator, :ruby_client, :max_error_pct, keyword_init: true)
+
+    # Reopened rather than built in Struct.new's block, so that its limits are its own constants.
+    class SoakOptions
+      # mallard only ever loads for a bounded time; a day is longer than any soak worth waiting for.
+      MAX_DURATION = 24 * 3600
+      MIN_INTERVAL = 0.05
+      # The warm-up may take up to half the samples (Analysis::Warmup) and the leak verdict needs 6 in
+      # the rest (Analysis::LeakVerdict::MIN_SAMPLES): fewer than 12 samples can never give a verdict.
+      MIN_SAMPLES = 12
+      MIN_DURATION = 0.6 # MIN_SAMPLES at MIN_INTERVAL
+      # One connection is one open file in wrk (or one thread in the built-in client); beyond ten
+      # thousand it measures the load tool, not the app.
+      MAX_CONCURRENCY = 10_000
+      # More than a day at 100,000 req/s could send: a bigger number is a typo, not a cap.
+      MAX_REQUESTS = 10_000_000_000
+      MAX_BOOT_TIMEOUT = 3600
+      # Descriptors wrk (or mallard) needs besides its connections: stdio, epoll, the script, logs.
+      SPARE_FILES = 32
+
       def self.defaults
         new(duration: 20.0, requests: nil, concurrency: 10, paths: ["/"], interval: 0.5, boot_timeout: 60.0,
-            allocator: nil, ruby_client: false)
+            allocator: nil, ruby_client: false, max_error_pct: 1.0)
       end
 
-      def validate!
-        raise UsageError, "--duration must be positive" unless duration.positive?
-        raise UsageError, "--concurrency must be at least 1" unless concurrency >= 1
-        raise UsageError, "--interval must be at least 0.05 s" unless interval >= 0.05
-        raise UsageError, "--requests must be at least 1" if requests && requests < 1
+      # The default interval, made finer for short runs so that they still get MIN_SAMPLES.
+      def self.default_interval(duration)
+        [defaults.interval, duration.to_f / MIN_SAMPLES].min
+      end
 
-        return self if paths.all? { |path| path.start_with?("/") }
+      # @param load [Boolean] false for a script, which runs without load: only sampling matters
+      # @param open_files [Integer] the soft limit on open files (wrk and the subject inherit it)
+      # @return [self]
+      # @raise [UsageError] naming the option and what it accepts
+      def validate!(load: true, open_files: Process.getrlimit(:NOFILE).first)
+        check_duration if load
+        check_interval
+        return self unless load
 
-        raise UsageError, "request paths must start with /: #{paths.join(' ')}"
+        check_samples
+        check_concurrency(open_files)
+        check_counts
+        check_paths
+        self
+      end
+
+      private
+
+      def check_duration
+        return if duration.finite? && duration.between?(MIN_DURATION, MAX_DURATION)
+
+        raise UsageError, "--duration must be between #{MIN_DURATION} s (#{MIN_SAMPLES} samples " \
+                          "#{MIN_INTERVAL} s apart) and #{MAX_DURATION} s (a day), not #{duration}"
+      end
+
+      def check_interval
+        return if interval.finite? && interval.between?(MIN_INTERVAL, MAX_DURATION)
+
+        raise UsageError, "--interval must be between #{MIN_INTERVAL} s and #{MAX_DURATION} s, not #{interval}"
+      end
+
+      def check_samples
+        return if (duration / interval).round(6) >= MIN_SAMPLES # rounded: 0.6 / 0.05 is 11.999… in floats
+
+        raise UsageError, "--interval #{interval} leaves fewer than #{MIN_SAMPLES} samples in --duration " \
+                          "#{duration}; sample at most every #{(duration / MIN_SAMPLES).floor(3)} s or load for longer"
+      end
+
+      def check_concurrency(open_files)
+        unless concurrency.between?(1, MAX_CONCURRENCY)
+          raise UsageError, "--concurrency must be between 1 and #{MAX_CONCURRENCY}, not #{concurrency}"
+        end
+        return if concurrency + SPARE_FILES <= open_files
+
+        raise UsageError, "--concurrency #{concurrency} needs more open files than the limit allows " \
+                          "(#{open_files}, see `ulimit -n`); lower it or raise the limit"
+      end
+
+      def check_counts
+        if requests && !requests.between?(1, MAX_REQUESTS)
+          raise UsageError, "--requests must be between 1 and #{MAX_REQUESTS}, not #{requests}"
+        end
+
+        unless boot_timeout.finite? && boot_timeout.positive? && boot_timeout <= MAX_BOOT_TIMEOUT
+          raise UsageError, "--boot-timeout must be more than 0 and at most #{MAX_BOOT_TIMEOUT} s, " \
+                            "not #{boot_timeout}"
+        end
+
+        return if max_error_pct.finite? && max_error_pct.between?(0, 100)
+
+        raise UsageError, "--max-errors must be a percentage from 0 to 100, not #{max_error_pct}"
+      end
+
+      # Paths go into the request line as they are: printable ASCII without spaces (RFC 3986; anything
+      # else percent-encoded). Checked on the bytes, so a path that is not valid UTF-8 is refused too.
+      def check_paths
+        raise UsageError, "no request paths given (an empty --paths file?)" if paths.empty?
+
+        bad = paths.find { |path| !path.b.match?(%r{\A/[\x21-\x7e]*\z}n) }
+        return unless bad
+
+        raise UsageError, "request path #{bad.b.inspect} must start with / and hold only printable ASCII, " \
+                          "no spaces (percent-encode the rest, e.g. %20)"
       end
     end
   end

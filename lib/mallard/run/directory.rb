@@ -18,16 +18,25 @@ module Mallard
 
       # @param out [String, nil] an explicit directory (--out); else a new one under root
       # @raise [UsageError] when out already holds files: samples are appended, so reusing it would mix
-      #   two runs into one, and clearing it would destroy the earlier run
+      #   two runs into one, and clearing it would destroy the earlier run; or when the directory
+      #   cannot be created there (/proc, under a file, no permission) — before anything has run
       def self.create(command:, out: nil, root: DEFAULT_ROOT, now: Time.now)
         path = out || unique(File.join(root, "#{now.strftime('%Y%m%d-%H%M%S')}-#{command}"))
         refuse_occupied(path) if out
-        FileUtils.mkdir_p(path)
+        make(path, out ? "--out #{path}" : "run directory #{path}")
         new(path)
+      end
+
+      private_class_method def self.make(path, what)
+        FileUtils.mkdir_p(path)
+      rescue SystemCallError => e
+        hint = " (give --out a directory you may create)" unless what.start_with?("--out")
+        raise UsageError, "cannot create #{what}: #{e.message.sub(/ @ .*| - .*/, '')}#{hint}"
       end
 
       private_class_method def self.refuse_occupied(path)
         raise UsageError, "--out #{path} is a file; name a directory" if File.file?(path)
+        raise UsageError, "--out #{path} exists and is not a directory" if File.exist?(path) && !File.directory?(path)
         return unless File.directory?(path) && !Dir.empty?(path)
 
         raise UsageError, "--out #{path} already holds files (an earlier run?); name a new or empty directory, " \

@@ -24,10 +24,10 @@ module Mallard
     class Meta
       # @param argv [Array<String>] the command line as the user gave it
       def self.build(command:, argv:, target:, options:, phases: nil, subject_pid: nil, **extra)
-        new(schema_version: Directory::SCHEMA_VERSION, command: command, argv: Text.scrub_all(argv), mallard_version: VERSION,
-            ruby: RUBY_DESCRIPTION, kernel: "#{Etc.uname[:sysname]} #{Etc.uname[:release]}",
-            cpus: Etc.nprocessors, target: TargetInfo.of(target), options: Text.scrub_all(options.to_h), subject_pid: subject_pid,
-            phases: phases, **extra)
+        new(schema_version: Directory::SCHEMA_VERSION, command: command, argv: Text.scrub_all(argv),
+            mallard_version: VERSION, ruby: RUBY_DESCRIPTION, kernel: "#{Etc.uname[:sysname]} #{Etc.uname[:release]}",
+            cpus: Etc.nprocessors, target: TargetInfo.of(target), options: Text.scrub_all(options.to_h),
+            subject_pid: subject_pid, phases: phases, **extra)
       end
     end
   end

@@ -13,16 +13,18 @@ module Mallard
 
       attr_reader :argv, :pid, :log_path, :status
 
-      def initialize(argv, log_path:, env: {}, chdir: Dir.pwd)
+      # @param spawn_options [Hash] more options for Process.spawn (uid:, gid: for --user)
+      def initialize(argv, log_path:, env: {}, chdir: Dir.pwd, spawn_options: {})
         @argv = argv
         @env = env
         @log_path = log_path
         @chdir = chdir
+        @spawn_options = spawn_options
       end
 
       def start
         @pid = Process.spawn(@env, *@argv, pgroup: true, chdir: @chdir, in: File::NULL,
-                                           out: [@log_path, "w", 0o600], err: %i[child out])
+                                           out: [@log_path, "w", 0o600], err: %i[child out], **@spawn_options)
         self
       rescue SystemCallError => e
         raise SubjectFailed, "cannot start `#{display}`: #{e.message.sub(/ - .*/, '')}"

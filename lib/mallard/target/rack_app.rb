@@ -7,12 +7,22 @@ module Mallard
     # A directory holding config.ru (Rails included), served by Puma on a free 127.0.0.1 port
     # through a generated rackup that wraps the app in the agent's middleware.
     class RackApp
+      # Beyond these a count is a typo, not a configuration: each worker is a whole copy of the app,
+      # and a thread more than the connections mallard opens only waits.
+      MAX_THREADS = 1024
+      MAX_WORKERS = 256
+
       attr_reader :url, :dir
 
-      def initialize(dir:, threads: 5, workers: 0)
+      # @param user [SubjectUser, SubjectUser::Same] who the server runs as
+      # @raise [UsageError] a thread or worker count out of range
+      # @raise [NotFound] no config.ru in dir
+      def initialize(dir:, threads: 5, workers: 0, user: SubjectUser::Same)
         @dir = File.expand_path(dir)
-        @threads = threads
-        @workers = workers
+        @threads = checked(threads, "--threads", 1..MAX_THREADS)
+        @workers = checked(workers, "--workers", 0..MAX_WORKERS)
+        @user = user
+        @bundle = PumaBundle.new(@dir)
         config_ru = File.join(@dir, "config.ru")
         raise NotFound, "no config.ru in #{@dir}" unless File.file?(config_ru)
       end
@@ -21,15 +31,20 @@ module Mallard
 
       # Scrubbed: stored in meta.json and summaries, while @dir keeps its bytes to run the app in.
       def describe
-        "#{Text.scrub(@dir)} (Puma, #{@threads} threads, #{@workers} workers)"
+        details = ["#{@threads} threads", "#{@workers} workers", @bundle.describe, @user.describe].compact
+        "#{Text.scrub(@dir)} (Puma, #{details.join(', ')})"
       end
 
-      # @param run_dir [Run::Directory] where the generated rackup and the server's log go
+      # @param run_dir [Run::Directory] where the generated rackup, any generated Gemfile and the
+      #   server's log go
       def command(env:, run_dir:)
         port = FreePort.pick
         @url = "http://127.0.0.1:#{port}/"
-        Command.new(server_argv(port, rackup(run_dir)), env: env.merge(bundle_env), chdir: @dir,
-                                                        log_path: run_dir.file("subject.log"))
+        bundle_env = @bundle.prepare(run_dir)
+        @user.prepare(run_dir)
+        Command.new(server_argv(port, rackup(run_dir)), env: env.merge(bundle_env, @user.env), chdir: @dir,
+                                                        log_path: run_dir.file("subject.log"),
+                                                        spawn_options: @user.spawn_options)
       end
 
       def workload(options:, run_dir:)
@@ -42,6 +57,12 @@ module Mallard
 
       private
 
+      def checked(count, option, range)
+        return count if range.cover?(count)
+
+        raise UsageError, "#{option} must be between #{range.min} and #{range.max}, not #{count}"
+      end
+
       def rackup(run_dir)
         path = run_dir.file("mallard.ru")
         Rackup.write(path, app_config_ru: File.join(@dir, "config.ru"))
@@ -49,18 +70,8 @@ module Mallard
       end
 
       def server_argv(port, rackup)
-        puma = bundled? ? %w[bundle exec puma] : ["puma"]
-        [*puma, "--bind", "tcp://127.0.0.1:#{port}", "--threads", "#{@threads}:#{@threads}",
+        [*@bundle.executable, "--bind", "tcp://127.0.0.1:#{port}", "--threads", "#{@threads}:#{@threads}",
          "--workers", @workers.to_s, "--environment", "production", rackup]
-      end
-
-      # An app with a Gemfile runs under its own bundle, as it does in production.
-      def bundled?
-        File.file?(File.join(@dir, "Gemfile"))
-      end
-
-      def bundle_env
-        bundled? ? { "BUNDLE_GEMFILE" => File.join(@dir, "Gemfile") } : {}
       end
     end
   end

@@ -2,10 +2,10 @@
 
 module Mallard
   module Target
-    # Writes (in mallard, before the subject starts) the rackup file mallard starts Puma with: the user's config.ru, unchanged, behind the
-    # agent's middleware. The user's file is loaded by its absolute path with Rack::Builder, which
-    # evaluates it under its real name, so its require_relative and __dir__ behave as if Puma had
-    # been given it directly.
+    # Writes (in mallard, before the subject starts) the rackup file mallard starts Puma with: the user's
+    # config.ru, unchanged, behind the agent's middleware. The user's file is loaded by its absolute path with
+    # Rack::Builder, which evaluates it under its real name, so its require_relative and __dir__ behave as if
+    # Puma had been given it directly.
     module Rackup
       def self.write(path, app_config_ru:)
         File.write(path, source(File.expand_path(app_config_ru)))

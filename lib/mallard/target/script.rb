@@ -4,9 +4,10 @@ module Mallard
   module Target
     # A Ruby script that runs to completion (a batch job): no server, no load.
     class Script
-      def initialize(path:, args: [])
+      def initialize(path:, args: [], user: SubjectUser::Same)
         @path = File.expand_path(path)
         @args = args
+        @user = user
         raise NotFound, "no script at #{@path}" unless File.file?(@path)
       end
 
@@ -19,7 +20,9 @@ module Mallard
       end
 
       def command(env:, run_dir:)
-        Command.new(["ruby", @path, *@args], env: env, log_path: run_dir.file("subject.log"))
+        @user.prepare(run_dir)
+        Command.new(["ruby", @path, *@args], env: env.merge(@user.env), log_path: run_dir.file("subject.log"),
+                                             spawn_options: @user.spawn_options)
       end
 
       def workload(**) = Workload::ToCompletion.new

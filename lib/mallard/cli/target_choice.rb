@@ -1,0 +1,81 @@
+# frozen_string_literal: true
+
+module Mallard
+  class CLI
+    # Which target the command line names — an app directory, --url URL -- CMD, or --script FILE — and
+    # the refusal of every option given that does not apply to it: an option silently ignored is a
+    # run that measured something other than what was asked.
+    class TargetChoice
+      PUMA_ONLY = %w[--threads --workers].freeze
+      # What a script, run to its end without load, has no use for.
+      LOAD_ONLY = %w[--duration --requests --concurrency --path --paths --ruby-client --max-errors
+                     --boot-timeout].freeze
+
+      # @param subject [Hash] threads:, workers:, url:, script:
+      # @param given [Set<String>] the options that appeared on the command line
+      # @param user [Target::SubjectUser, Target::SubjectUser::Same]
+      def initialize(subject, given, user)
+        @subject = subject
+        @given = given
+        @user = user
+      end
+
+      # @param operands [Array<String>] what remains after options
+      # @param command [Array<String>, nil] what follows `--`; nil without `--`
+      # @raise [UsageError] no target, two targets, or an option that does not apply to the one given
+      def build(operands, command)
+        case kind(operands, command)
+        when :script
+          refuse(PUMA_ONLY, "applies to an app directory served by Puma; a --script is not a server")
+          refuse(LOAD_ONLY, "applies to a server under load; a --script runs to its end without load")
+          refuse(%w[--url], "goes with -- CMD; a --script is not loaded over HTTP")
+          Target::Script.new(path: @subject[:script], args: command || [], user: @user)
+        when :command then server_command(command)
+        else rack_app(operands.first)
+        end
+      end
+
+      private
+
+      def kind(operands, command)
+        if @subject[:script]
+          raise UsageError, "give --script FILE or an app directory, not both" if operands.any?
+
+          return :script
+        end
+        return command_kind(operands, command) if command
+        return :rack if operands.size == 1
+        raise UsageError, "give an app directory, --url URL -- CMD, or --script FILE" if operands.empty?
+
+        raise UsageError, "give one app directory, not #{operands.size}: #{operands.join(' ')}"
+      end
+
+      def command_kind(operands, command)
+        raise UsageError, "-- must be followed by the server command" if command.empty?
+        raise UsageError, "give an app directory or --url URL -- CMD, not both" if operands.any?
+
+        :command
+      end
+
+      def server_command(command)
+        option = PUMA_ONLY.find { |each| @given.include?(each) }
+        if option
+          raise UsageError, "#{option} applies to an app directory served by Puma; with -- CMD, pass the " \
+                            "#{option.delete_prefix('--').chomp('s')} count in CMD"
+        end
+        Target::ServerCommand.new(argv: command, url: @subject[:url], user: @user)
+      end
+
+      def rack_app(dir)
+        refuse(%w[--url], "goes with -- CMD, a server mallard starts from a command; an app directory is " \
+                          "served on a 127.0.0.1 port mallard picks")
+        Target::RackApp.new(dir: dir, threads: @subject[:threads], workers: @subject[:workers], user: @user)
+      end
+
+      def refuse(options, why)
+        option = options.find { |each| @given.include?(each) }
+        raise UsageError, "#{option} #{why}" if option
+      end
+    end
+  end
+end
