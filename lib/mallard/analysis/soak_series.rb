@@ -31,8 +31,10 @@ module Mallard
         )
       end
 
+      # nil when the figure was never read (PSS where smaps_rollup could not be).
       def memory(samples, key)
-        thin(samples.map { |sample| [sample.t, sample[key]] })
+        points = samples.filter_map { |sample| [sample.t, sample[key]] if sample[key] }
+        thin(points) unless points.empty?
       end
 
       # Only when there are several: a single process's PSS is the total's.
@@ -53,7 +55,7 @@ module Mallard
         return if counted.empty?
 
         previous = {}
-        points = bins(counted, width).filter_map do |bin, members|
+        points = bins(counted, width).filter_map do |members|
           measured = false
           rise = members.sum do |record|
             value = yield(record)
@@ -64,7 +66,7 @@ module Mallard
             measured = true
             value - last
           end
-          [((bin + 1) * width).round(3), (rise / width).round(3)] if measured
+          [members.last.t.round(3), (rise / width).round(3)] if measured
         end
         thin(points)
       end
@@ -75,16 +77,17 @@ module Mallard
         return if counted.empty?
 
         latest = {}
-        points = bins(counted, width).map do |bin, members|
+        points = bins(counted, width).map do |members|
           members.each { |record| latest[record.pid] = record.gc["heap_live_slots"] }
-          [((bin + 1) * width).round(3), latest.values.sum]
+          [members.last.t.round(3), latest.values.sum]
         end
         thin(points)
       end
 
+      # Records in bins of `width` seconds; each bin's point is stamped at its last record, a time that was
+      # really read, so no point falls after load ended.
       def bins(records, width)
         records.chunk_while { |a, b| (a.t / width).floor == (b.t / width).floor }
-               .map { |members| [(members.first.t / width).floor, members] }
       end
 
       # A long run keeps at most MAX_POINTS per series, each the mean of an equal run of points, so the summary

@@ -4,6 +4,7 @@ require_relative "../value"
 require_relative "../run/meta"
 require_relative "figures"
 require_relative "soak_series"
+require_relative "../analysis/memory_metric"
 
 module Mallard
   module Summary
@@ -54,6 +55,13 @@ module Mallard
                         load: Load, app: App, gc: Gc, script: Script, validity: Validity, series: SoakSeries)
 
     class Soak
+      # A summary of schema 1 named its memory metric only in its verdict.
+      def self.from_h(hash)
+        summary = super
+        summary.memory.metric ||= summary.verdict&.metric if summary&.memory
+        summary
+      end
+
       def outcome = Run::Outcome.new(status: status, cause: cause, reason: reason)
       def complete? = status == "complete"
       def valid? = validity.nil? || validity.valid?
