@@ -4,6 +4,7 @@ require_relative "mallard/version"
 require_relative "mallard/errors"
 require_relative "mallard/clock"
 require_relative "mallard/process_status"
+require_relative "mallard/lifeline"
 
 require_relative "mallard/probe/proc_files"
 require_relative "mallard/probe/memory"

@@ -6,7 +6,8 @@ module Mallard
   module Target
     # A subject process that mallard starts and must stop. It runs in its own process group, so
     # stopping it also stops whatever it forked (Puma workers, a shell's children), and its output
-    # goes to a log file whose last lines explain a failure.
+    # goes to a log file whose last lines explain a failure. It is started through the Lifeline, so
+    # it ends with mallard even when mallard is killed.
     class Command
       TAIL_LINES = 20
       POLL = 0.05
@@ -21,8 +22,8 @@ module Mallard
       end
 
       def start
-        @pid = Process.spawn(@env, *@argv, pgroup: true, chdir: @chdir, in: File::NULL,
-                                           out: [@log_path, "w", 0o600], err: %i[child out])
+        @pid = Lifeline.spawn(@env, *@argv, chdir: @chdir, in: File::NULL, out: [@log_path, "w", 0o600],
+                                            err: %i[child out])
         self
       rescue SystemCallError => e
         raise SubjectFailed, "cannot start `#{display}`: #{e.message.sub(/ - .*/, '')}"
@@ -59,6 +60,7 @@ module Mallard
         sleep POLL while group_alive? && Clock.monotonic < deadline
         signal_group("KILL") if group_alive?
         alive? # reap the leader if it has not been
+        Lifeline.release(@pid) unless group_alive?
       end
 
       def output_tail(lines = TAIL_LINES)
