@@ -39,13 +39,23 @@ module Mallard
       end
 
       # Waits until the block says the subject is up, failing early if it exits.
+      # @param waiting_for [#call, nil] says, when the time is up, what was missing ("no answer at URL"),
+      #   so the message names what was polled
       # @yieldreturn [Boolean] whether the subject is ready
-      def wait_until_up(timeout:)
+      def wait_until_up(timeout:, waiting_for: nil, &ready)
+        raise timed_out(timeout, waiting_for) unless wait_for(timeout: timeout, &ready)
+
+        self
+      end
+
+      # Like #wait_until_up, but running out of time is an answer, not a failure.
+      # @return [Boolean] whether the block said yes before the time was up
+      def wait_for(timeout:)
         deadline = Clock.monotonic + timeout
         loop do
           raise failure("exited (#{describe_status}) before it was up") unless alive?
-          return self if yield
-          raise failure("was not up after #{timeout} s") if Clock.monotonic > deadline
+          return true if yield
+          return false if Clock.monotonic > deadline
 
           sleep POLL
         end
@@ -79,6 +89,11 @@ module Mallard
       end
 
       private
+
+      def timed_out(timeout, waiting_for)
+        missing = waiting_for&.call
+        failure("was not up after #{format('%g', timeout)} s#{": #{missing}" if missing}")
+      end
 
       def failure(what)
         SubjectFailed.new("`#{display}` #{what}", output_tail: output_tail)

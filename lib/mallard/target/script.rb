@@ -22,6 +22,7 @@ module Mallard
       end
 
       def ready? = true
+      def waiting_for = nil
     end
   end
 end

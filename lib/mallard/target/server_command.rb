@@ -35,6 +35,11 @@ module Mallard
         HttpProbe.answers?(@url)
       end
 
+      # For a boot timeout's message: the URL that never answered.
+      def waiting_for
+        "no answer at #{@url}"
+      end
+
       private
 
       def local?(host)
