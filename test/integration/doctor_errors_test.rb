@@ -60,6 +60,11 @@ class DoctorErrorsTest < Minitest::Test
     assert_match(%r{may not read /proc/#{target}/\w+ \(the process belongs to uid 0\)}, err)
   end
 
+  def test_wait_must_be_a_positive_number_of_seconds
+    assert_fails_with 64, /\Amallard: doctor: --wait must be a positive number of seconds, got -1\n\z/,
+                      "doctor", "--wait", "-1", "--", Gem.ruby, "-e", "sleep"
+  end
+
   private
 
   def assert_fails_with(code, message, *args)
