@@ -13,8 +13,9 @@ module Mallard
         threads and memory, then findings with advice. Without PID or CMD: this mallard process.
         With -- CMD: starts CMD, follows it to the Ruby process it starts (through runuser, sudo,
         sh -c, foreman, bundle exec), reads that one once it has settled, then stops it all.
-        Exit status: 0 no errors found, 1 an error-level finding, 64 usage, 66 no such process,
-        69 CMD failed to come up, 77 not permitted to read the process.
+        Exit status: 0 no errors found, 1 an error-level finding, 64 usage, 66 no such process (or
+        nothing to read: a zombie, a kernel thread), 69 CMD failed to come up, 77 not permitted to
+        read the process.
       TEXT
 
       def run(argv)

@@ -10,6 +10,8 @@ module Mallard
     class Doctor
       # How long `doctor -- CMD` waits at most for the command to settle before looking anyway.
       WAIT = 30.0
+      # A kernel thread's flag in /proc/PID/stat: no user memory, environment or executable to read.
+      PF_KTHREAD = 0x00200000
 
       def initialize(catalog: Allocators::Catalog.default)
         @catalog = catalog
@@ -20,6 +22,7 @@ module Mallard
         files = Probe::ProcFiles.new(pid)
         raise NotFound, "no process with PID #{pid}" unless files.exist?
 
+        refuse_unreadable(files)
         environ = files.environ
         mapped = files.mapped_paths
         build(files, environ, mapped, expected)
@@ -60,6 +63,28 @@ module Mallard
         { pid: pid, command: Probe::ProcFiles.new(pid).cmdline }
       rescue Error
         nil # gone since the tree was read
+      end
+
+      # Zombies and kernel threads exist, but hold nothing doctor reads: say what they are instead of
+      # "no process", or a refusal to read files they do not have.
+      def refuse_unreadable(files)
+        status = files.status
+        name = "PID #{files.pid} (#{status['Name']})"
+        if status["State"].to_s.start_with?("Z")
+          raise NotFound, "#{name} is a zombie: it has exited and waits for its parent, PID #{status['PPid']}, " \
+                          "to collect its exit status; it holds no memory to diagnose"
+        end
+        return unless kernel_thread?(files, status)
+
+        raise NotFound, "#{name} is a kernel thread: it has no user memory, allocator or environment to diagnose"
+      end
+
+      # "Kthread: 1" in status (Linux 6.x), else the PF_KTHREAD flag in stat.
+      def kernel_thread?(files, status)
+        return status["Kthread"] == "1" if status.key?("Kthread")
+
+        flags = files.read("stat").rpartition(")").last.split[6]
+        (Integer(flags) & PF_KTHREAD).positive?
       end
 
       def build(files, environ, mapped, expected)
