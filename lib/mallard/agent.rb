@@ -5,6 +5,7 @@
 # runs inside someone else's process, and it does nothing unless MALLARD_AGENT_OUT is set.
 require_relative "agent/gc_snapshot"
 require_relative "agent/recorder"
+require_relative "agent/owner"
 require_relative "agent/middleware"
 
 module Mallard
@@ -33,7 +34,8 @@ module Mallard
         path = env["MALLARD_AGENT_OUT"]
         return if path.nil? || path.empty?
 
-        @recorder = Recorder.new(path: path, interval: interval_from(env), origin: origin_from(env))
+        @recorder = Recorder.new(path: path, interval: interval_from(env), origin: origin_from(env),
+                                 owner: Owner.from_env(env))
         Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
         at_exit { @recorder.stop }
         @recorder.start

@@ -89,8 +89,8 @@ class AgentPumaTest < Minitest::Test
             "$LOADED_FEATURES.grep(%r{/mallard[/.]}).map { |f| f.delete_prefix('#{LIB}/') }.sort]"
     idle = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => nil)
     active = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out)
-    files = %w[mallard/agent.rb mallard/agent/gc_snapshot.rb mallard/agent/middleware.rb mallard/agent/record_line.rb
-               mallard/agent/recorder.rb]
+    files = %w[mallard/agent.rb mallard/agent/gc_snapshot.rb mallard/agent/middleware.rb mallard/agent/owner.rb
+               mallard/agent/record_line.rb mallard/agent/recorder.rb]
 
     assert_equal ["NilClass", 1, nil, files].inspect, idle
     assert_equal ["Mallard::Agent::Recorder", 2, nil, files].inspect, active

@@ -35,7 +35,8 @@ class SoakSeriesTest < Minitest::Test
 
     assert_in_delta 1.0, series.bin_s
     assert_equal [150.0] * 5, series.rps.map(&:last), series.rps.inspect
-    assert_in_delta 1.7, series.rps.first.first # the bin of first records measured nothing: left out; stamped at its last record
+    # the bin of first records measured nothing and is left out; each point is stamped at its last record
+    assert_in_delta 1.7, series.rps.first.first
     assert_equal series.rps.map(&:first).sort, series.rps.map(&:first)
   end
 

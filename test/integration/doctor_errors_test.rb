@@ -60,7 +60,83 @@ class DoctorErrorsTest < Minitest::Test
     assert_match(%r{may not read /proc/#{target}/\w+ \(the process belongs to uid 0\)}, err)
   end
 
+  def test_wait_must_be_a_positive_number_of_seconds
+    assert_fails_with 64, /\Amallard: doctor: --wait must be a positive number of seconds, got -1\n\z/,
+                      "doctor", "--wait", "-1", "--", Gem.ruby, "-e", "sleep"
+  end
+
+  def test_a_zombie_is_named_as_one_with_the_parent_that_has_not_reaped_it
+    parent, zombie = spawn_with_zombie
+
+    assert_fails_with 66, /\Amallard: PID #{zombie} \(ruby[\d.]*\) is a zombie: .* its parent, PID #{parent}, /,
+                      "doctor", zombie
+  end
+
+  def test_a_kernel_thread_is_named_as_one
+    kthread = Dir.children("/proc").find { |name| kernel_thread?(name) }
+    skip "no kernel thread visible here (a PID namespace)" unless kthread
+
+    assert_fails_with 66, /\Amallard: PID #{kthread} \(.+\) is a kernel thread: it has no user memory/,
+                      "doctor", kthread
+  end
+
+  # PID 1 of a container, as seen from inside it: root, and still refused.
+  def test_root_refused_by_the_kernel_is_not_told_to_run_as_root
+    in_user_namespace = %w[unshare --user --map-root-user]
+    skip "needs unshare and user namespaces" unless system(*in_user_namespace, "true", err: File::NULL)
+
+    target = spawn_ruby("")
+    _out, err, status = Timeout.timeout(TEST_TIMEOUT) do
+      Open3.capture3(*in_user_namespace, Gem.ruby, EXE, "doctor", target.to_s)
+    end
+
+    assert_equal 77, status.exitstatus
+    assert_match(%r{\Amallard: may not read /proc/#{target}/\w+ even as root: the kernel's ptrace check refused}, err)
+    refute_match(/run mallard .*as root/, err)
+  end
+
+  # Not dumpable: /proc/PID's files then belong to root, whoever runs the process.
+  def test_same_user_refused_is_told_the_uid_it_really_runs_as
+    skip "needs root to run mallard as another user" unless Process.uid.zero? && File.executable?("/usr/bin/setpriv")
+
+    target = spawn_ruby(NOT_DUMPABLE, prefix: AS_NOBODY)
+    _out, err, status = Timeout.timeout(TEST_TIMEOUT) do
+      Open3.capture3(*AS_NOBODY, Gem.ruby, EXE, "doctor", target.to_s)
+    end
+
+    assert_equal 77, status.exitstatus
+    nobody = Etc.getpwnam("nobody").uid
+    assert_match(%r{may not read /proc/#{target}/\w+ although it runs as this user \(uid #{nobody}\)}, err)
+  end
+
   private
+
+  AS_NOBODY = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"].freeze
+  NOT_DUMPABLE = <<~RUBY
+    require "fiddle"
+    prctl = Fiddle::Function.new(Fiddle::Handle::DEFAULT["prctl"], [Fiddle::TYPE_INT] + [Fiddle::TYPE_LONG] * 4,
+                                 Fiddle::TYPE_INT)
+    prctl.call(4, 0, 0, 0, 0) # PR_SET_DUMPABLE
+  RUBY
+
+  # PF_KTHREAD in /proc/PID/stat's flags.
+  def kernel_thread?(name)
+    (Integer(File.read("/proc/#{name}/stat").rpartition(")").last.split[6]) & 0x00200000).positive?
+  rescue SystemCallError, ArgumentError
+    false
+  end
+
+  # A Ruby process with a child that has exited and that it never waits for.
+  def spawn_with_zombie
+    reader, writer = IO.pipe
+    parent = Process.spawn(Gem.ruby, "-e", "pid = fork { exit! }; sleep 0.3; puts pid; $stdout.flush; sleep",
+                           out: writer)
+    writer.close
+    @spawned << parent
+    [parent, Integer(Timeout.timeout(10) { reader.gets })]
+  ensure
+    reader&.close
+  end
 
   def assert_fails_with(code, message, *args)
     out, err, status = mallard(*args)

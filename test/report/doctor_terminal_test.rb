@@ -35,6 +35,23 @@ class DoctorTerminalTest < Minitest::Test
     refute_match(/[\x00-\x08\x0B-\x1F\x7F]/, text)
   end
 
+  def test_with_a_command_says_what_was_started_what_was_read_and_when
+    text = render(diagnosis(started: { pid: 4240, command: %w[runuser -u www-data -- puma] },
+                            other_rubies: [{ pid: 4243, command: ["puma: cluster worker 0: 4242"] }],
+                            looked: { after_s: 3.4, settled: true, url: "http://127.0.0.1:3000/up" }))
+
+    assert_match(/^  Started     runuser -u www-data -- puma \(PID 4240\) → read PID 4242, the Ruby process it/, text)
+    assert_match(/^  Also Ruby   PID 4243 \(puma: cluster worker 0: 4242\)$/, text)
+    assert_match(%r{^  Looked      after 3\.4 s, once http://127\.0\.0\.1:3000/up answered and it had settled$}, text)
+  end
+
+  def test_a_process_read_before_it_settled_says_so
+    text = render(diagnosis(started: { pid: 4242, command: %w[puma] }, looked: { after_s: 30.0, settled: false }))
+
+    refute_match(/Started/, text, "CMD's own process was read: nothing to explain")
+    assert_match(/^  Looked      after 30\.0 s \(--wait\), before it had settled: figures may be mid-boot$/, text)
+  end
+
   def test_plain_output_has_no_escape_codes
     refute_includes render(diagnosis), "\e["
   end

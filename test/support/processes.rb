@@ -18,9 +18,10 @@ module Processes
   end
 
   # Starts Ruby code in a child and returns its PID once the child says it is ready.
-  def spawn_ruby(code, env: {})
+  # prefix: a command that execs Ruby in its own process (setpriv as another user).
+  def spawn_ruby(code, env: {}, prefix: [])
     reader, writer = IO.pipe
-    pid = Process.spawn(env, Gem.ruby, "-e", "#{code}\n$stdout.puts :ready; $stdout.flush; sleep",
+    pid = Process.spawn(env, *prefix, Gem.ruby, "-e", "#{code}\n$stdout.puts :ready; $stdout.flush; sleep",
                         out: writer, err: File::NULL)
     writer.close
     @spawned << pid
@@ -47,6 +48,68 @@ module Processes
     pid = Process.spawn(Gem.ruby, "-e", "exit")
     Process.wait(pid)
     pid
+  end
+
+  # PIDs of live processes whose environment holds MALLARD_TEST_TAG=tag. Every descendant of a process started
+  # with the tag inherits it, so this finds them all, even once they have been re-parented.
+  def processes_tagged(tag)
+    Dir.glob("/proc/[0-9]*/environ").filter_map do |environ|
+      dir = File.dirname(environ)
+      Integer(File.basename(dir)) if File.binread(environ).split("\0").include?("MALLARD_TEST_TAG=#{tag}") &&
+                                     !zombie?(dir)
+    rescue SystemCallError
+      nil
+    end
+  end
+
+  # PIDs of live processes in the process group pgid.
+  def processes_in_group(pgid)
+    Dir.glob("/proc/[0-9]*/stat").filter_map do |stat|
+      fields = File.read(stat).rpartition(")").last.split
+      Integer(File.basename(File.dirname(stat))) if Integer(fields[2]) == pgid && fields[0] != "Z"
+    rescue SystemCallError
+      nil
+    end
+  end
+
+  # A zombie has exited; only its parent's wait is missing (and a dead parent's orphans wait for init).
+  def zombie?(proc_dir)
+    File.read(File.join(proc_dir, "stat")).rpartition(")").last.split.first == "Z"
+  rescue SystemCallError
+    true
+  end
+
+  def new_tag(name)
+    "#{name}-#{Process.pid}-#{rand(1 << 30)}"
+  end
+
+  def wait_for(timeout: 30, message: "timed out waiting")
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
+    loop do
+      value = yield
+      return value if value
+      raise message if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+
+      sleep 0.1
+    end
+  end
+
+  # The block's value once it is truthy, or its last value when the time is up (for an assertion).
+  def eventually(timeout)
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
+    loop do
+      value = yield
+      return value if value || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+
+      sleep 0.1
+    end
+  end
+
+  # Command lines of processes, for a failure message.
+  def command_lines(pids)
+    pids.map { |pid| File.read("/proc/#{pid}/cmdline").tr("\0", " ") }.join("; ")
+  rescue SystemCallError
+    pids.join(", ")
   end
 
   # Child PIDs of a process, from /proc (tests check that mallard leaves none behind).

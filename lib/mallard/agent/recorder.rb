@@ -20,9 +20,11 @@ module Mallard
       attr_reader :path, :interval
 
       # origin: the CLOCK_MONOTONIC value every record's t is measured from (mallard's MALLARD_T0).
+      # owner: the mallard process of the run (an Owner); once it is gone nothing more is written.
       def initialize(path:, interval: 0.5, origin: Process.clock_gettime(Process::CLOCK_MONOTONIC),
-                     sample_cap: SAMPLE_CAP)
+                     sample_cap: SAMPLE_CAP, owner: nil)
         @path = path
+        @owner = owner
         @interval = interval
         @origin = origin
         @sample_cap = sample_cap
@@ -101,10 +103,20 @@ module Mallard
         end
       end
 
+      # Appends the interval's record while the run lasts; false once it is over.
       def flush
+        return false unless run_going_on?
+
         append(take)
+        true
       rescue StandardError => e
         warn_once(e)
+        true
+      end
+
+      # False once the mallard that started this run is gone: the run's files are final then.
+      def run_going_on?
+        @owner.nil? || @owner.alive?
       end
 
       private
@@ -133,8 +145,11 @@ module Mallard
         @stopping = false
       end
 
+      # Ends with the run: a process that outlives mallard records nothing more.
       def run
-        flush until wait_for_tick
+        loop do
+          break if wait_for_tick || !flush
+        end
       end
 
       # Sleeps one interval, or less when stop wakes it; true when stopping.

@@ -4,14 +4,18 @@ module Mallard
   class CLI
     # mallard doctor [PID | -- CMD ARGS]
     class Doctor < Command
+      WAIT_TEXT = format("%g s", Experiments::Doctor::WAIT)
       BANNER = <<~TEXT
         Usage: mallard doctor [options] [PID]
                mallard doctor [options] -- CMD ARGS
 
         Shows the allocator a process really uses (read from /proc/PID/maps), its memory settings,
         threads and memory, then findings with advice. Without PID or CMD: this mallard process.
-        Exit status: 0 no errors found, 1 an error-level finding, 64 usage, 66 no such process,
-        69 CMD failed to come up, 77 not permitted to read the process.
+        With -- CMD: starts CMD, follows it to the Ruby process it starts (through runuser, sudo,
+        sh -c, foreman, bundle exec), reads that one once it has settled, then stops it all.
+        Exit status: 0 no errors found, 1 an error-level finding, 64 usage, 66 no such process (or
+        nothing to read: a zombie, a kernel thread), 69 CMD failed to come up, 77 not permitted to
+        read the process.
       TEXT
 
       def run(argv)
@@ -26,7 +30,7 @@ module Mallard
       private
 
       def defaults
-        { json: false, allocator: nil, wait: 2.0 }
+        { json: false, allocator: nil, wait: Experiments::Doctor::WAIT, url: nil }
       end
 
       def parse(argv)
@@ -51,9 +55,11 @@ module Mallard
           opts.on("--allocator NAME", "with -- CMD: start CMD under this configuration and verify it") do |name|
             @cli[:allocator] = name
           end
-          opts.on("--wait SECONDS", Float, "with -- CMD: let it run this long before looking (default 2)") do |s|
+          opts.on("--wait SECONDS", Float, "with -- CMD: look after this long even if it has not settled " \
+                                           "(threads, processes and CPU quiet for 1 s; default #{WAIT_TEXT})") do |s|
             @cli[:wait] = s
           end
+          opts.on("--url URL", "with -- CMD: also wait until URL answers before looking") { |url| @cli[:url] = url }
           opts.on("-h", "--help", "show this help") { @cli[:help] = opts.help }
         end
       end
@@ -62,13 +68,31 @@ module Mallard
         raise UsageError, "doctor: give a PID or -- CMD, not both" if operands.any? && command.any?
         raise UsageError, "doctor: one PID at a time (got #{operands.join(' ')})" if operands.size > 1
         raise UsageError, "doctor: --allocator goes with -- CMD" if command.empty? && @cli[:allocator]
+        raise UsageError, "doctor: --url goes with -- CMD" if command.empty? && @cli[:url]
+
+        validate_waiting
+      end
+
+      def validate_waiting
+        wait = @cli[:wait]
+        raise UsageError, "doctor: --wait must be a positive number of seconds, got #{format('%g', wait)}" unless
+          wait.positive? && wait.finite?
+
+        url = @cli[:url]
+        raise UsageError, "doctor: --url must be an http:// URL, got '#{url}'" if url && !http?(url)
+      end
+
+      def http?(url)
+        %w[http https].include?(URI(url).scheme)
+      rescue URI::InvalidURIError
+        false
       end
 
       def diagnose(pid, command)
         doctor = Experiments::Doctor.new
         return doctor.diagnose(pid || Process.pid) if command.empty?
 
-        doctor.diagnose_command(command, allocator: @cli[:allocator], settle: @cli[:wait])
+        doctor.diagnose_command(command, allocator: @cli[:allocator], wait: @cli[:wait], url: @cli[:url])
       end
 
       def view(diagnosis)

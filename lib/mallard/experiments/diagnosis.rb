@@ -3,10 +3,13 @@
 module Mallard
   module Experiments
     # What `mallard doctor` learned about one process: plain data, rendered by report/ and judged
-    # by analysis/findings.
+    # by analysis/findings. With `-- CMD`, pid and command are the process read (the Ruby process CMD
+    # started), started is CMD's own process, other_rubies the rest of the Ruby processes under it, and
+    # looked says when it was read: after how long, and whether it had settled by then.
     Diagnosis = Struct.new(:pid, :command, :executable, :ruby, :yjit_requested, :allocator,
                            :environment, :threads, :memory, :expected, :verification_problems,
-                           :findings, :catalog, :malloc_trim, keyword_init: true) do
+                           :findings, :catalog, :malloc_trim, :started, :other_rubies, :looked,
+                           keyword_init: true) do
       # Variables shown even when unset, because "unset" is itself the answer people look for.
       self::SHOWN_VARIABLES = %w[LD_PRELOAD MALLOC_ARENA_MAX MALLOC_CONF GLIBC_TUNABLES RUBY_YJIT_ENABLE].freeze
       # glibc's other tunables and Ruby's GC knobs, shown when set.
@@ -28,7 +31,8 @@ module Mallard
           memory: memory.to_h,
           expected: expected && { name: expected, verified: verification_problems.empty?,
                                   problems: verification_problems },
-          findings: findings.map(&:to_h), allocators_here: catalog }
+          findings: findings.map(&:to_h), allocators_here: catalog,
+          started: started, other_ruby: other_rubies.to_a, looked: looked }
       end
     end
   end

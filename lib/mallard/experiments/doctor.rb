@@ -8,6 +8,11 @@ module Mallard
     # Looks at one running process from outside (/proc) and says what memory configuration it
     # really runs with. Starts and stops the process itself when given a command.
     class Doctor
+      # How long `doctor -- CMD` waits at most for the command to settle before looking anyway.
+      WAIT = 30.0
+      # A kernel thread's flag in /proc/PID/stat: no user memory, environment or executable to read.
+      PF_KTHREAD = 0x00200000
+
       def initialize(catalog: Allocators::Catalog.default)
         @catalog = catalog
       end
@@ -17,21 +22,21 @@ module Mallard
         files = Probe::ProcFiles.new(pid)
         raise NotFound, "no process with PID #{pid}" unless files.exist?
 
+        refuse_unreadable(files)
         environ = files.environ
         mapped = files.mapped_paths
         build(files, environ, mapped, expected)
       end
 
-      # Starts argv (under the allocator named, if any), waits `settle` seconds for it to come
-      # up, diagnoses it and stops it, whatever happens.
-      def diagnose_command(argv, allocator: nil, settle: 2.0, env: {})
+      # Starts argv (under the allocator named, if any), follows it to the Ruby process it starts
+      # (through runuser, sudo, sh -c, foreman...), looks once that has settled (and url answers, if
+      # given) or `wait` seconds have passed, and stops it all, whatever happens.
+      def diagnose_command(argv, allocator: nil, wait: WAIT, url: nil, env: {})
         config_env = allocator ? command_env(@catalog.fetch(allocator)) : {}
         Dir.mktmpdir("mallard-doctor") do |dir|
           subject = Target::Command.new(argv, env: env.merge(config_env), log_path: File.join(dir, "output.log"))
           begin
-            started = Clock.monotonic
-            subject.start.wait_until_up(timeout: settle + 1) { Clock.monotonic - started >= settle }
-            diagnose(subject.pid, expected: allocator)
+            look_when_settled(subject.start, allocator, wait: wait, url: url)
           ensure
             subject.stop
           end
@@ -39,6 +44,48 @@ module Mallard
       end
 
       private
+
+      def look_when_settled(subject, allocator, wait:, url:)
+        started = Clock.monotonic
+        settling = Probe::Settling.new(subject.pid)
+        settled = subject.wait_for(timeout: wait) do
+          settling.settled? && (url.nil? || Target::HttpProbe.answers?(url))
+        end
+        rubies = Probe::RubyProcesses.new(subject.pid)
+        diagnosis = diagnose(rubies.main || subject.pid, expected: allocator)
+        diagnosis.started = { pid: subject.pid, command: subject.argv }
+        diagnosis.other_rubies = rubies.others.filter_map { |pid| process_line(pid) }
+        diagnosis.looked = { after_s: (Clock.monotonic - started).round(1), settled: settled, url: url }
+        diagnosis
+      end
+
+      def process_line(pid)
+        { pid: pid, command: Probe::ProcFiles.new(pid).cmdline }
+      rescue Error
+        nil # gone since the tree was read
+      end
+
+      # Zombies and kernel threads exist, but hold nothing doctor reads: say what they are instead of
+      # "no process", or a refusal to read files they do not have.
+      def refuse_unreadable(files)
+        status = files.status
+        name = "PID #{files.pid} (#{status['Name']})"
+        if status["State"].to_s.start_with?("Z")
+          raise NotFound, "#{name} is a zombie: it has exited and waits for its parent, PID #{status['PPid']}, " \
+                          "to collect its exit status; it holds no memory to diagnose"
+        end
+        return unless kernel_thread?(files, status)
+
+        raise NotFound, "#{name} is a kernel thread: it has no user memory, allocator or environment to diagnose"
+      end
+
+      # "Kthread: 1" in status (Linux 6.x), else the PF_KTHREAD flag in stat.
+      def kernel_thread?(files, status)
+        return status["Kthread"] == "1" if status.key?("Kthread")
+
+        flags = files.read("stat").rpartition(")").last.split[6]
+        (Integer(flags) & PF_KTHREAD).positive?
+      end
 
       def build(files, environ, mapped, expected)
         diagnosis = Diagnosis.new(

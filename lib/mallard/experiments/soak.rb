@@ -70,7 +70,9 @@ module Mallard
 
       # Up and verified, or the reason it is not, in meta.json before the error reaches the user.
       def boot
-        @subject.start.wait_until_up(timeout: @options.boot_timeout) { @target.ready? }
+        @subject.start.wait_until_up(timeout: @options.boot_timeout, waiting_for: @target.method(:waiting_for)) do
+          @target.ready?
+        end
         @phases.up_t = clock
         @phases.diagnosis = verify_allocator
         write_meta # now with the subject's PID, for anyone watching the run directory
@@ -82,7 +84,7 @@ module Mallard
 
       # Something answering before the subject starts would be measured in its place.
       def refuse_port_in_use
-        return unless @target.url && @target.ready?
+        return unless @target.url && Target::HttpProbe.answers?(@target.url)
 
         raise UsageError, "port in use: something already answers at #{@target.url}; stop it, or put {port} " \
                           "in --url and the command to get a free one"

@@ -23,9 +23,7 @@ module Mallard
       rescue Errno::ENOENT, Errno::ESRCH
         raise NotFound, "no process with PID #{pid}"
       rescue Errno::EACCES, Errno::EPERM
-        raise PermissionDenied,
-              "may not read /proc/#{pid}/#{name} (the process belongs to uid #{owner_uid}); " \
-              "run mallard as that user or as root"
+        raise PermissionDenied, "may not read /proc/#{pid}/#{name} #{refusal_reason}"
       end
 
       # "Key:\tvalue" lines of /proc/PID/status as a Hash of strings.
@@ -74,9 +72,26 @@ module Mallard
 
       private
 
+      # Reading another process's maps or environ takes the kernel's ptrace check, not just file modes:
+      # "run as root" is advice only for someone who is neither root nor the owner.
+      def refusal_reason
+        owner = owner_uid
+        if Process.euid.zero?
+          "even as root: the kernel's ptrace check refused (the process is in another container or user " \
+            "namespace, mallard lacks CAP_SYS_PTRACE, or a security module such as Yama or AppArmor forbids it)"
+        elsif owner == Process.euid
+          "although it runs as this user (uid #{owner}): the kernel's ptrace check refused (the process " \
+            "changed user or is not dumpable, or Yama's ptrace_scope forbids it); run mallard as root"
+        else
+          "(the process belongs to uid #{owner}); run mallard as that user or as root"
+        end
+      end
+
+      # The real uid from status (readable by anyone): the owner of /proc/PID itself becomes root
+      # when a process is not dumpable, whoever runs it.
       def owner_uid
-        File.stat(@dir).uid
-      rescue SystemCallError
+        Integer(File.read(File.join(@dir, "status"))[/^Uid:\s*(\d+)/, 1])
+      rescue SystemCallError, TypeError, ArgumentError
         "?"
       end
     end

@@ -8,6 +8,7 @@ require_relative "load_settings"
 require_relative "../clock"
 require_relative "../process_status"
 require_relative "../text"
+require_relative "../lifeline"
 
 module Mallard
   module Probe
@@ -64,7 +65,7 @@ module Mallard
 
         reader, writer = IO.pipe
         @log = File.open(@log_path, "w", 0o600)
-        @pid = Process.spawn(environment, *argv, pgroup: true, in: File::NULL, out: writer, err: writer)
+        @pid = Lifeline.spawn(environment, *argv, in: File::NULL, out: writer, err: writer) # ends with mallard
         @watcher = Thread.new { watch(reader) }
         @watcher.report_on_exception = false # #wait re-raises it
         self
@@ -152,6 +153,7 @@ module Mallard
           record(chunk) if chunk.is_a?(String)
         end
         @status = Process.wait2(@pid).last
+        Lifeline.release(@pid)
       ensure
         reader.close
         close_log

@@ -26,13 +26,43 @@ module Mallard
       private
 
       def facts
-        { "Ruby" => ruby_line, "Allocator" => allocator_line, "Threads" => @diagnosis.threads.to_s,
-          "Memory" => memory_line }
+        { "Started" => started_line, "Also Ruby" => other_rubies_line, "Looked" => looked_line,
+          "Ruby" => ruby_line, "Allocator" => allocator_line, "Threads" => @diagnosis.threads.to_s,
+          "Memory" => memory_line }.compact
+      end
+
+      # With -- CMD, when what was read is not CMD's own process: which one was, and why.
+      def started_line
+        started = @diagnosis.started
+        return if started.nil? || started[:pid] == @diagnosis.pid
+
+        what = @diagnosis.ruby? ? "the Ruby process it started" : "no Ruby process under it; read CMD itself"
+        "#{shorten(started[:command].join(' '))} (PID #{started[:pid]}) → read PID #{@diagnosis.pid}, #{what}"
+      end
+
+      def other_rubies_line
+        others = @diagnosis.other_rubies.to_a
+        return if others.empty?
+
+        others.map { |other| "PID #{other[:pid]} (#{shorten(other[:command].join(' '), 40)})" }.join(", ")
+      end
+
+      def looked_line
+        looked = @diagnosis.looked
+        return unless looked
+
+        answered = looked[:url] ? "#{looked[:url]} answered and " : ""
+        return "after #{looked[:after_s]} s, once #{answered}it had settled" if looked[:settled]
+
+        @color.yellow("after #{looked[:after_s]} s (--wait), before #{answered}it had settled: figures may be mid-boot")
       end
 
       def command_line
-        text = Text.printable(@diagnosis.command.join(" "))
-        text.length > 70 ? "#{text[0, 67]}..." : text
+        shorten(Text.printable(@diagnosis.command.join(" ")))
+      end
+
+      def shorten(text, width = 70)
+        text.length > width ? "#{text[0, width - 3]}..." : text
       end
 
       def ruby_line

@@ -6,7 +6,8 @@ module Mallard
   module Target
     # A subject process that mallard starts and must stop. It runs in its own process group, so
     # stopping it also stops whatever it forked (Puma workers, a shell's children), and its output
-    # goes to a log file whose last lines explain a failure.
+    # goes to a log file whose last lines explain a failure. It is started through the Lifeline, so
+    # it ends with mallard even when mallard is killed.
     class Command
       TAIL_LINES = 20
       POLL = 0.05
@@ -23,8 +24,8 @@ module Mallard
       end
 
       def start
-        @pid = Process.spawn(@env, *@argv, pgroup: true, chdir: @chdir, in: File::NULL,
-                                           out: [@log_path, "w", 0o600], err: %i[child out], **@spawn_options)
+        @pid = Lifeline.spawn(@env, *@argv, chdir: @chdir, in: File::NULL, out: [@log_path, "w", 0o600],
+                                            err: %i[child out], **@spawn_options)
         self
       rescue SystemCallError => e
         raise SubjectFailed, "cannot start `#{display}`: #{e.message.sub(/ - .*/, '')}"
@@ -40,13 +41,23 @@ module Mallard
       end
 
       # Waits until the block says the subject is up, failing early if it exits.
+      # @param waiting_for [#call, nil] says, when the time is up, what was missing ("no answer at URL"),
+      #   so the message names what was polled
       # @yieldreturn [Boolean] whether the subject is ready
-      def wait_until_up(timeout:)
+      def wait_until_up(timeout:, waiting_for: nil, &ready)
+        raise timed_out(timeout, waiting_for) unless wait_for(timeout: timeout, &ready)
+
+        self
+      end
+
+      # Like #wait_until_up, but running out of time is an answer, not a failure.
+      # @return [Boolean] whether the block said yes before the time was up
+      def wait_for(timeout:)
         deadline = Clock.monotonic + timeout
         loop do
           raise failure("exited (#{describe_status}) before it was up") unless alive?
-          return self if yield
-          raise failure("was not up after #{timeout} s") if Clock.monotonic > deadline
+          return true if yield
+          return false if Clock.monotonic > deadline
 
           sleep POLL
         end
@@ -61,6 +72,7 @@ module Mallard
         sleep POLL while group_alive? && Clock.monotonic < deadline
         signal_group("KILL") if group_alive?
         alive? # reap the leader if it has not been
+        Lifeline.release(@pid) unless group_alive?
       end
 
       # Stored in summaries and printed, so scrubbed: a subject may write any bytes.
@@ -81,6 +93,11 @@ module Mallard
       end
 
       private
+
+      def timed_out(timeout, waiting_for)
+        missing = waiting_for&.call
+        failure("was not up after #{format('%g', timeout)} s#{": #{missing}" if missing}")
+      end
 
       def failure(what)
         SubjectFailed.new("`#{display}` #{what}", output_tail: output_tail)

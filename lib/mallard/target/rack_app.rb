@@ -12,6 +12,10 @@ module Mallard
       MAX_THREADS = 1024
       MAX_WORKERS = 256
 
+      # Puma's master logs it once a worker serves: "- Worker 1 (PID: 4242) booted in 0.41s, phase: 0"
+      # (Puma 5 and 6; Puma 4 wrote "pid" and no time).
+      WORKER_BOOTED = /- Worker (\d+) \(PID: (\d+)\) booted/i
+
       attr_reader :url, :dir
 
       # @param user [SubjectUser, SubjectUser::Same] who the server runs as
@@ -41,9 +45,10 @@ module Mallard
         port = FreePort.pick
         @url = "http://127.0.0.1:#{port}/"
         bundle_env = @bundle.prepare(run_dir)
+        @log_path = run_dir.file("subject.log")
         @user.prepare(run_dir)
         Command.new(server_argv(port, rackup(run_dir)), env: env.merge(bundle_env, @user.env), chdir: @dir,
-                                                        log_path: run_dir.file("subject.log"),
+                                                        log_path: @log_path,
                                                         spawn_options: @user.spawn_options)
       end
 
@@ -51,8 +56,17 @@ module Mallard
         Workload::Http.new(url: @url, options: options, run_dir: run_dir)
       end
 
+      # Up once it answers and, in cluster mode, once every worker has booted: a worker that boots
+      # first accepts all of the load tool's keep-alive connections, and keeps them for the whole run.
       def ready?
-        HttpProbe.answers?(@url)
+        workers_booted >= @workers && HttpProbe.answers?(@url)
+      end
+
+      # What the last #ready? was still waiting for, for a boot timeout's message.
+      def waiting_for
+        return "no answer at #{@url}" unless HttpProbe.answers?(@url)
+
+        "#{@url} answered, but only #{workers_booted} of #{@workers} Puma workers had booted"
       end
 
       private
@@ -61,6 +75,20 @@ module Mallard
         return count if range.cover?(count)
 
         raise UsageError, "#{option} must be between #{range.min} and #{range.max}, not #{count}"
+      end
+
+      # Workers whose latest "booted" line names a process still alive (a worker that died and was
+      # replaced is counted once its replacement boots).
+      def workers_booted
+        return 0 unless @workers.positive?
+
+        latest = File.foreach(@log_path).each_with_object({}) do |line, pids|
+          index, pid = line.match(WORKER_BOOTED)&.captures
+          pids[index] = Integer(pid) if index
+        end
+        latest.values.count { |pid| File.directory?("/proc/#{pid}") }
+      rescue SystemCallError
+        0
       end
 
       def rackup(run_dir)

@@ -28,6 +28,7 @@ module Mallard
       def workload(**) = Workload::ToCompletion.new
 
       def ready? = true
+      def waiting_for = nil
     end
   end
 end

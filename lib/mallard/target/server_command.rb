@@ -50,6 +50,11 @@ module Mallard
         HttpProbe.answers?(@url)
       end
 
+      # For a boot timeout's message: the URL that never answered.
+      def waiting_for
+        "no answer at #{@url}"
+      end
+
       private
 
       # Checked with {port} standing for a real port, so the URL is whole.
