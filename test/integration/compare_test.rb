@@ -79,8 +79,8 @@ class CompareIntegrationTest < Minitest::Test
   def assert_figures_recomputable_from_raw_samples(summary)
     summary["rows"].each do |row|
       values = row["runs"].map do |run|
-        recomputed = Mallard::Analysis::SoakSummary.from_run(Mallard::Run::Directory.new(run["run_dir"]))
-        assert_equal recomputed.dig(:memory, :steady_rss_kb), run["steady_rss_kb"]
+        records = Mallard::Run::SoakReader.read(Mallard::Run::Directory.new(run["run_dir"]))
+        assert_equal Mallard::Analysis::SoakSummary.call(records).memory.steady_rss_kb, run["steady_rss_kb"]
         run["steady_rss_kb"]
       end
       assert_equal Mallard::Analysis::Statistics.median(values),

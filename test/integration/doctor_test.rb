@@ -83,7 +83,7 @@ class DoctorIntegrationTest < Minitest::Test
 
     assert_equal 0, status.exitstatus
     assert_match(/Allocator\s+glibc/, out)
-    assert_match(/Memory\s+RSS [\d.]+ MB · PSS [\d.]+ MB · USS [\d.]+ MB/, out)
+    assert_match(/Memory\s+RSS [\d.]+ MiB · PSS [\d.]+ MiB · USS [\d.]+ MiB/, out)
     assert_match(/MALLOC_ARENA_MAX=\(unset\)/, out)
     assert_match(/! warning glibc malloc with 7 threads/, out)
   end

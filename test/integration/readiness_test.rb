@@ -36,7 +36,8 @@ class ReadinessIntegrationTest < Minitest::Test
   end
 
   def test_a_boot_timeout_names_the_url_that_never_answered
-    _out, err, status = mallard("soak", "--url", "http://127.0.0.1:{port}/health", "--boot-timeout", "1",
+    url = "http://127.0.0.1:#{Mallard::Target::FreePort.pick}/health"
+    _out, err, status = mallard("soak", "--url", url, "--boot-timeout", "1",
                                 "--duration", "2", "--out", File.join(@tmp, "silent"), "--", "sleep", "30")
 
     assert_equal 69, status.exitstatus

@@ -91,7 +91,7 @@ class ReportDiffIntegrationTest < Minitest::Test
     out, err, status = mallard("report", run)
     assert_equal 0, status.exitstatus, err
     assert_match(/interrupted: mallard received SIGINT/, out)
-    assert_match(/steady RSS \d+\.\d MB/, out)
+    assert_match(/steady RSS \d+\.\d MiB/, out)
   end
 
   def test_a_soak_whose_summary_was_lost_is_summarised_from_its_raw_files

@@ -40,7 +40,7 @@ class RunOutcomesTest < Minitest::Test
 
   def test_sigterm_stops_a_comparison_and_keeps_its_finished_runs
     pid, out_dir = start("compare", File.join(APPS, "hello"), "--allocators", "glibc,glibc-arena2", "--repeat", "3",
-                         "--duration", "2", "--interval", "0.2")
+                         "--duration", "3", "--interval", "0.2")
     wait_for(timeout: 60) { Dir.exist?(File.join(out_dir, "glibc-arena2-1")) }
     Process.kill("TERM", pid)
     _, status = Timeout.timeout(30) { Process.wait2(pid) }
