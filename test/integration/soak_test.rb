@@ -105,6 +105,7 @@ class SoakIntegrationTest < Minitest::Test
 
     assert_equal 64, status.exitstatus
     assert_match(%r{\Amallard: port in use: something already answers at http://127\.0\.0\.1:#{port}/}, err)
+    refute File.exist?(File.join(@tmp, "busy")), "a refused run leaves no run directory"
   ensure
     answering&.kill
     busy&.close

@@ -33,6 +33,9 @@ module Mallard
         render(summary)
         write_html(summary)
         summary.outcome.exit_status
+      rescue UsageError
+        @run_dir&.discard # refused before anything was measured: no junk run directory
+        raise
       end
 
       private

@@ -26,14 +26,21 @@ module Mallard
         return 0 if help_printed?
 
         run_dir = Run::Directory.create(command: "soak", out: @cli[:out])
-        summary = Experiments::Soak.new(target: target, options: @measure.soak, run_dir: run_dir,
-                                        reporter: reporter, command_line: ["soak", *argv]).call
+        summary = measure(target, run_dir, argv)
         render(summary)
         HtmlOutput.write(@cli[:html], @err, summary: summary, meta: Run::SoakReader.read(run_dir).meta)
         summary.outcome.exit_status
       end
 
       private
+
+      def measure(target, run_dir, argv)
+        Experiments::Soak.new(target: target, options: @measure.soak, run_dir: run_dir, reporter: reporter,
+                              command_line: ["soak", *argv]).call
+      rescue UsageError
+        run_dir.discard # refused before anything was measured: no junk run directory
+        raise
+      end
 
       def parse(argv)
         operands, command = @measure.parse(parser, argv)

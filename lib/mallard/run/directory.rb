@@ -23,8 +23,9 @@ module Mallard
       def self.create(command:, out: nil, root: DEFAULT_ROOT, now: Time.now)
         path = out || unique(File.join(root, "#{now.strftime('%Y%m%d-%H%M%S')}-#{command}"))
         refuse_occupied(path) if out
+        made = !File.directory?(path)
         make(path, out ? "--out #{path}" : "run directory #{path}")
-        new(path)
+        new(path, made: made)
       end
 
       private_class_method def self.make(path, what)
@@ -50,12 +51,24 @@ module Mallard
 
       # Absolute, because subjects run in their own directory (Puma chdirs into the app) and are
       # handed paths inside this one.
-      def initialize(path)
+      # @param made [Boolean] whether this run created the directory (and so may remove it)
+      def initialize(path, made: false)
         @path = File.expand_path(path)
+        @made = made
       end
 
       def file(name)
         File.join(@path, name)
+      end
+
+      # Removes what a run that was refused before it measured anything left here (a usage error found only
+      # once the target was prepared, such as a port already in use); the directory itself goes too unless it
+      # was there, empty, before the run.
+      def discard
+        Dir.children(@path).each { |name| FileUtils.rm_rf(file(name)) }
+        Dir.rmdir(@path) if @made
+      rescue SystemCallError
+        nil
       end
 
       # @param data [Hash, Value] anything Value.plain turns into JSON
