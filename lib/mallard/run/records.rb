@@ -29,8 +29,31 @@ module Mallard
     # process), and per-request columns for the requests recorded in the interval.
     AgentRecord = Value.define(:t, :pid, :gc, :requests, :in_app_ms, :body_ms, :chunks, :requests_sampled)
 
+    # One garbage collection in the subject, as the agent's GC event hook saw it: when it started (t, on the
+    # run's clock), the time the program was paused for it (the sum of its steps — a lazily swept GC pauses
+    # more than once) and its longest step, whether it was major and why (GC.latest_gc_info's major_by and
+    # gc_by), and the heap right after it. requests is the process's count when the agent wrote the event.
+    GcEvent = Value.define(:t, :pid, :pause_ms, :max_pause_ms, :major, :major_by, :gc_by, :heap_live_slots,
+                           :old_objects, :heap_allocated_pages, :malloc_increase_bytes, :oldmalloc_increase_bytes,
+                           :requests)
+
+    # A "gc" line of agent.jsonl carries a process's GCs since its previous line, each an array of these fields
+    # in this order; dropped counts GCs the agent's bounded buffer had no room for.
+    GC_EVENT_FIELDS = %i[t pause_ms max_pause_ms major major_by gc_by heap_live_slots old_objects
+                         heap_allocated_pages malloc_increase_bytes oldmalloc_increase_bytes].freeze
+
     # Which model class each record kind becomes.
     RECORD_KINDS = { "total" => TotalSample, "memory" => ProcessSample, "agent" => AgentRecord }.freeze
+
+    # @param hash [Hash] a "gc" line
+    # @return [Array<GcEvent>]
+    def self.gc_events(hash)
+      Array(hash["events"]).filter_map do |fields|
+        next unless fields.is_a?(Array) && fields.first.is_a?(Numeric)
+
+        GcEvent.new(**GC_EVENT_FIELDS.zip(fields).to_h, pid: hash["pid"], requests: hash["requests"])
+      end
+    end
 
     # @param hash [Hash] one parsed JSON line
     # @return [Array(String, Value), nil] its kind and value; nil for a kind this mallard does not know

@@ -13,12 +13,25 @@ module Mallard
       def read(directory)
         samples = JsonLines.read(directory.file("samples.jsonl"))
         agent = JsonLines.read(directory.file("agent.jsonl"))
-        records = (samples.records + agent.records).filter_map { |hash| Run.record(hash) }.group_by(&:first)
-        of = ->(kind) { records.fetch(kind, []).map(&:last).sort_by(&:t) }
+        records = records(samples.records + agent.records)
         SoakRun.new(path: directory.path, meta: Meta.from_h(directory.read_json("meta.json")) || Meta.new,
-                    totals: of.call("total"), processes: of.call("memory"), agent: of.call("agent"),
-                    load: load_result(directory), summary: Summary::Soak.from_h(directory.read_json("summary.json")),
+                    totals: records["total"], processes: records["memory"], agent: records["agent"],
+                    gc_events: records["gc"], load: load_result(directory),
+                    summary: Summary::Soak.from_h(directory.read_json("summary.json")),
                     skipped: samples.skipped + agent.skipped)
+      end
+
+      # kind => its values in time order ([] for a kind the run has none of); a "gc" line holds many events.
+      def records(hashes)
+        by_kind = Hash.new { |hash, kind| hash[kind] = [] }
+        hashes.each do |hash|
+          if hash["kind"] == "gc"
+            by_kind["gc"].concat(Run.gc_events(hash))
+          elsif (kind, value = Run.record(hash))
+            by_kind[kind] << value
+          end
+        end
+        by_kind.transform_values { |values| values.sort_by(&:t) }.tap { |sorted| sorted.default = [] }
       end
 
       def load_result(directory)
