@@ -8,6 +8,7 @@ require "tmpdir"
 # once, the first time a test asks for it, and shared; a test that changes a run works on its own copy.
 class ReportDiffIntegrationTest < Minitest::Test
   include Processes
+  include RunDirectories
 
   APPS = File.expand_path("../fixtures/apps", __dir__)
   RUNS = Dir.mktmpdir("mallard-report-diff-test")
@@ -84,7 +85,7 @@ class ReportDiffIntegrationTest < Minitest::Test
     pid = Process.spawn(Gem.ruby, EXE, "soak", File.join(APPS, "stable"), "--duration", "60", "--json", "--out", run,
                         out: File::NULL, err: File::NULL)
     @spawned << pid
-    wait_for { total_lines(run) >= 4 }
+    wait_for { sample_count(run) >= 4 }
     Process.kill("INT", pid)
     Timeout.timeout(30) { Process.wait(pid) }
 
@@ -127,20 +128,6 @@ class ReportDiffIntegrationTest < Minitest::Test
       _out, err, status = mallard("soak", File.join(APPS, app), "--duration", "4", "--json", "--out", run, *args)
       assert_equal 0, status.exitstatus, err
       run
-    end
-  end
-
-  def total_lines(run)
-    path = File.join(run, "samples.jsonl")
-    File.exist?(path) ? File.foreach(path).count { |line| line.include?('"total"') } : 0
-  end
-
-  def wait_for(timeout: 30)
-    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
-    until yield
-      raise "timed out waiting" if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-
-      sleep 0.1
     end
   end
 end

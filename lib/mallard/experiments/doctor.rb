@@ -83,7 +83,7 @@ module Mallard
       def kernel_thread?(files, status)
         return status["Kthread"] == "1" if status.key?("Kthread")
 
-        flags = files.read("stat").rpartition(")").last.split[6]
+        flags = Probe::ProcStat.parse(files.read("stat"))[Probe::ProcStat::FLAGS]
         (Integer(flags) & PF_KTHREAD).positive?
       end
 

@@ -17,11 +17,9 @@ module Mallard
       # @param pids [Array<Integer>] processes still running; one that exited meanwhile counts nothing
       def processes(pids, proc_root: "/proc")
         pids.sum do |pid|
-          # the command name may hold spaces and parentheses, so count fields after its last ")"
-          fields = File.read(File.join(proc_root, pid.to_s, "stat")).rpartition(")").last.split
-          (Integer(fields[11]) + Integer(fields[12])) / TICKS # utime, stime
-        rescue SystemCallError, ArgumentError, TypeError
-          0.0
+          fields = ProcStat.fields(pid, proc_root: proc_root)
+          ticks = fields && [ProcStat::UTIME, ProcStat::STIME].sum { |i| Integer(fields[i], exception: false).to_i }
+          ticks.to_i / TICKS
         end
       end
 

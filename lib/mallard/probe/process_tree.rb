@@ -30,12 +30,9 @@ module Mallard
 
       # Kernels without CONFIG_PROC_CHILDREN: read every process's parent from /proc/N/stat.
       def scan_children(pid, proc_root)
-        Dir.glob(File.join(proc_root, "[0-9]*", "stat")).filter_map do |stat|
-          # the command name may hold spaces and parentheses, so split after its last ")"
-          ppid = File.read(stat).rpartition(")").last.split[1]
-          Integer(File.basename(File.dirname(stat))) if Integer(ppid) == pid
-        rescue SystemCallError, ArgumentError, TypeError
-          nil
+        Dir.children(proc_root).filter_map do |name|
+          candidate = Integer(name, exception: false)
+          candidate if candidate && ProcStat.field(candidate, ProcStat::PPID, proc_root: proc_root) == pid
         end
       end
     end

@@ -48,10 +48,7 @@ module Mallard
       end
 
       def forked_without_exec?(pid)
-        flags = File.read(File.join(@proc_root, pid.to_s, "stat")).rpartition(")").last.split[6]
-        (Integer(flags) & PF_FORKNOEXEC).positive?
-      rescue SystemCallError, ArgumentError, TypeError
-        false
+        (ProcStat.field(pid, ProcStat::FLAGS, proc_root: @proc_root).to_i & PF_FORKNOEXEC).positive?
       end
     end
   end

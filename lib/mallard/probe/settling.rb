@@ -55,12 +55,12 @@ module Mallard
         [stats.map { |pid, threads, _| [pid, threads] }.sort, stats.sum { |_, _, ticks| ticks }]
       end
 
-      # Fields after the command name: state is 0, utime 11, stime 12, num_threads 17.
+      # [pid, threads, CPU ticks]; nil when the process is gone or its stat cut short.
       def stat(pid)
-        fields = File.read(File.join(@proc_root, pid.to_s, "stat")).rpartition(")").last.split
-        [pid, Integer(fields[17]), Integer(fields[11]) + Integer(fields[12])]
-      rescue SystemCallError, ArgumentError, TypeError
-        nil
+        fields = ProcStat.fields(pid, proc_root: @proc_root)
+        numbers = fields&.values_at(ProcStat::THREADS, ProcStat::UTIME, ProcStat::STIME)
+                        &.map { |field| Integer(field, exception: false) }
+        [pid, numbers[0], numbers[1] + numbers[2]] if numbers&.none?(&:nil?)
       end
     end
   end
