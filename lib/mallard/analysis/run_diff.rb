@@ -43,11 +43,13 @@ module Mallard
 
       # Steady memory as the runs themselves judged it: summed PSS once a run had several processes (RSS counts
       # the pages Puma's workers share once per worker), else RSS.
+      # A comparison's summary holds the metric MemoryMetric chose for its runs; a soak's, its process count.
       def default_metric(kind, before, after)
-        several = [before, after].any? do |summary|
-          kind == "compare" ? summary.metric == "steady_pss_kb" : summary.memory&.processes.to_i > 1
+        unless kind == "compare"
+          return "steady_#{MemoryMetric.for([before, after].map { |summary| summary.memory&.processes })}"
         end
-        several ? "steady_pss_kb" : "steady_rss_kb"
+
+        [before, after].any? { |summary| summary.metric == "steady_pss_kb" } ? "steady_pss_kb" : "steady_rss_kb"
       end
 
       # A figure of a soak's summary, nil when the run did not measure it.

@@ -23,7 +23,7 @@ module Mallard
         start = run.phases.load_started_t
         Summary::SoakSeries.new(
           rss_kb: memory(run.totals, :rss_kb), pss_kb: memory(run.totals, :pss_kb),
-          processes: processes(run), rps: increments(run.agent, width, &:requests),
+          processes: processes(run), rps: requests_per_second(run.agent, width),
           gc_minor_per_s: increments(run.agent, width) { |record| record.gc&.fetch("minor_gc_count", nil) },
           gc_major_per_s: increments(run.agent, width) { |record| record.gc&.fetch("major_gc_count", nil) },
           live_slots: live_slots(run.agent, width), bin_s: width, load_started_t: start,
@@ -35,6 +35,12 @@ module Mallard
       def memory(samples, key)
         points = samples.filter_map { |sample| [sample.t, sample[key]] if sample[key] }
         thin(points) unless points.empty?
+      end
+
+      # The agent counts requests only through its Rack middleware; a subject started with -- CMD has the agent
+      # but not the middleware, and its count stays 0 however many requests it serves: not a measurement.
+      def requests_per_second(records, width)
+        increments(records, width, &:requests) if records.any? { |record| record.requests.to_i.positive? }
       end
 
       # Only when there are several: a single process's PSS is the total's.

@@ -28,22 +28,27 @@ module Mallard
 
       def kind = "command"
 
-      # Scrubbed for meta.json and summaries; the command run keeps its bytes.
+      # Scrubbed for meta.json and summaries; the command run keeps its bytes. Once a port is chosen, the
+      # command as it was run, never a literal {port}.
       def describe
-        [@argv.map { |arg| Text.scrub(arg) }.join(" "), (" (#{@user.describe})" if @user.describe)].join
+        [argv.map { |arg| Text.scrub(arg) }.join(" "), (" (#{@user.describe})" if @user.describe)].join
       end
 
       def command(env:, run_dir:)
-        port = FreePort.pick.to_s
-        @url = @url_template.gsub(PORT, port)
+        @port = FreePort.pick.to_s
+        @url = @url_template.gsub(PORT, @port)
         @user.prepare(run_dir)
-        Command.new(@argv.map { |arg| arg.gsub(PORT, port) }, env: env.merge(@user.env),
-                                                              log_path: run_dir.file("subject.log"),
-                                                              spawn_options: @user.spawn_options)
+        Command.new(argv, env: env.merge(@user.env),
+                          log_path: run_dir.file("subject.log"),
+                          spawn_options: @user.spawn_options)
       end
 
       def workload(options:, run_dir:)
         Workload::Http.new(url: @url, options: options, run_dir: run_dir)
+      end
+
+      def argv
+        @port ? @argv.map { |arg| arg.gsub(PORT, @port) } : @argv
       end
 
       def ready?
