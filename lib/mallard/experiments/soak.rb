@@ -108,8 +108,14 @@ module Mallard
           raise Error, "the #{@options.allocator} configuration did not take effect: #{problems.join('; ')}"
         end
 
+        @phases.gc_settings = gc_settings(diagnosis)
         Run::AllocatorInfo.new(allocator: diagnosis.allocator.name, via: diagnosis.allocator.via,
                                library: diagnosis.allocator.path)
+      end
+
+      def gc_settings(diagnosis)
+        env = diagnosis.environment.select { |name, value| name.start_with?("RUBY_GC_") && value }
+        Run::GcSettings.new(ruby_version: diagnosis.ruby&.version, env: env)
       end
 
       def diagnose
