@@ -28,10 +28,10 @@ module Mallard
         live_set = LiveSet.call(run, from_t: steady.samples.first&.t)
         verdict = verdict(run, steady, live_set) if outcome.status != "failed"
         Summary::Soak.new(
-          schema_version: Run::Directory::SCHEMA_VERSION, kind: "soak", **outcome.to_h, run_dir: Text.scrub(run.path),
-          skipped_lines: run.skipped, target: run.target, allocator: run.phases.diagnosis, verdict: verdict,
-          memory: memory(run, steady), load: load, app: AppFigures.call(run.agent, run.load),
-          gc: gc(run), live_set: live_set,
+          schema_version: Run::Directory::SCHEMA_VERSION, kind: kind(run), **outcome.to_h,
+          run_dir: Text.scrub(run.path), skipped_lines: run.skipped, target: run.target,
+          allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), load: load,
+          app: AppFigures.call(run.agent, run.load), gc: gc(run), live_set: live_set,
           script: script_figures(run), validity: Validity.call(run),
           series: SoakSeries.call(run, warmup: verdict&.warmup_end_s)
         )
@@ -69,6 +69,9 @@ module Mallard
                                             warmup_end_s: steady.warmup_end_s(run.phases.load_started_t.to_f))
       end
 
+      # "gc" for a run of `mallard gc`, which the views show GC first; a soak for everything else.
+      def kind(run) = run.meta.command == "gc" ? "gc" : "soak"
+
       def gc(run) = GcTimeline.call(run, settings: GcSettings.call(run.phases.gc_settings))
 
       def memory(run, steady)
@@ -97,7 +100,8 @@ module Mallard
                             final_rss_kb: run.totals.last&.rss_kb)
       end
 
-      private_class_method :judged_outcome, :verdict, :memory_verdict, :gc, :memory, :per_process, :script_figures
+      private_class_method :judged_outcome, :verdict, :memory_verdict, :kind, :gc, :memory, :per_process,
+                           :script_figures
     end
   end
 end

@@ -19,13 +19,16 @@ module Mallard
       attr_reader :run_dir
 
       # @param command_line [Array<String>] mallard's own arguments, for meta.json
-      def initialize(target:, options:, run_dir:, reporter:, catalog: Allocators::Catalog.default, command_line: [])
+      # @param command [String] "soak", or "gc" for `mallard gc`: the same run, shown GC first
+      def initialize(target:, options:, run_dir:, reporter:, catalog: Allocators::Catalog.default, command_line: [],
+                     command: "soak")
         @target = target
         @options = options
         @run_dir = run_dir
         @reporter = reporter
         @catalog = catalog
         @command_line = command_line
+        @command = command
         @phases = Run::Phases.start
       end
 
@@ -197,7 +200,7 @@ module Mallard
       end
 
       def write_meta
-        @run_dir.write_json("meta.json", Run::Meta.build(command: "soak", argv: @command_line, target: @target,
+        @run_dir.write_json("meta.json", Run::Meta.build(command: @command, argv: @command_line, target: @target,
                                                          options: @options, phases: @phases,
                                                          subject_pid: @subject&.pid))
       end
