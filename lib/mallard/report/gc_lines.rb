@@ -57,7 +57,7 @@ module Mallard
 
       def pauses
         pause = @gc.pause_ms
-        return @color.dim(@gc.note) unless pause&.max
+        return @gc.note && @color.dim(@gc.note) unless pause&.max
 
         format("pauses p50 %.2f ms · p99 %.2f ms · max %.2f ms", pause.p50, pause.p99, pause.max)
       end

@@ -23,6 +23,20 @@ module Mallard
                       heap_live_slots: Span, old_objects: Span, heap_allocated_pages: Span, pause_ms: Percentiles,
                       major_time_vs_live_set: Correlation, settings: [GcSetting])
 
+    class Gc
+      # A summary written before GC events were read counted runs only as GC.stat did.
+      def self.from_h(hash)
+        figures = super
+        return figures unless figures.is_a?(self)
+
+        figures.runs ||= figures.count
+        figures.minor ||= figures.minor_gc_count
+        figures.major ||= figures.major_gc_count
+        figures.wall_share ||= figures.share_of_wall
+        figures
+      end
+    end
+
     # The live set — the Ruby objects still reachable — judged like memory (Analysis::LeakVerdict's rule, in
     # slots): its slope per `per` units of work (1,000 requests, or 1 second for a script) with a 95% interval,
     # the tolerance in slots, and the work that would decide an inconclusive one (needed). measure says what was
