@@ -10,8 +10,8 @@ class CompareTerminalTest < Minitest::Test
   def test_one_table_row_per_configuration_with_changes_against_the_baseline
     text = render
 
-    assert_match(%r{^  configuration\s+steady memory\s+vs baseline\s+peak\s+req/s.*memory verdicts\s+live-set verdicts$},
-                 text)
+    header = %r{^  configuration\s+steady memory\s+vs baseline\s+peak\s+req/s.*memory verdicts\s+live-set verdicts$}
+    assert_match(header, text)
     assert_match(/^  glibc\s+95\.2 MiB \(76\.2 … 113\.6\)\s+—/, text)
     assert_match(/^  glibc-arena2\s+64\.9 MiB .*-31\.0% \(-41\.5 … -18\.6\)/, text)
     assert_match(/^  jemalloc\s+93\.5 MiB .*no detectable difference/, text)
