@@ -47,6 +47,15 @@ class LiveSetTest < Minitest::Test
     assert_in_delta 100_000, live_set.slope, 1 # 5,000 per half second = 10,000/s = 100,000 per 1k requests
   end
 
+  # A major GC recounts old objects from zero while it marks incrementally: a reading taken then is left out.
+  def test_a_reading_taken_while_a_major_gc_marks_is_left_out
+    agent = agent_records(61, old: ->(i) { i == 30 ? 606 : 300_000 + (i.even? ? 500 : -500) })
+    live_set = LiveSet.call(gc_run(agent: agent))
+
+    assert_equal 60, live_set.samples
+    assert_equal "plateaued", live_set.verdict
+  end
+
   def test_a_script_is_judged_per_second_over_its_whole_run
     events = major_events(12, live: ->(i) { 100_000 + (50_000 * i) }, start: 0.1, every: 0.2, requests_per_s: 0)
     live_set = LiveSet.call(gc_run(events: events, script: true))
