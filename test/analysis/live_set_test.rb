@@ -49,7 +49,9 @@ class LiveSetTest < Minitest::Test
 
   # A major GC recounts old objects from zero while it marks incrementally: a reading taken then is left out.
   def test_a_reading_taken_while_a_major_gc_marks_is_left_out
-    agent = agent_records(61, old: ->(i) { i == 30 ? 606 : 300_000 + (i.even? ? 500 : -500) })
+    levels = Array.new(61) { |i| 300_000 + (500 * ((-1)**i)) }
+    levels[30] = 606
+    agent = agent_records(61, old: ->(i) { levels[i] })
     live_set = LiveSet.call(gc_run(agent: agent))
 
     assert_equal 60, live_set.samples
