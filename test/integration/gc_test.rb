@@ -56,6 +56,15 @@ class GcIntegrationTest < Minitest::Test
     assert_operator summary.dig("gc", "cpu_share"), :>, 0
   end
 
+  # Read from the subject's environment at boot; the per-pool variable is Ruby 3.3's.
+  def test_the_gc_settings_the_subject_ran_with_are_listed_and_those_its_ruby_ignores_flagged
+    summary = gc_script("no_cache.rb", 1000, env: { "RUBY_GC_HEAP_0_INIT_SLOTS" => "5000" })
+    setting = summary.dig("gc", "settings").find { |s| s["name"] == "RUBY_GC_HEAP_0_INIT_SLOTS" }
+
+    assert_equal "5000", setting["value"]
+    assert_equal Gem::Version.new(RUBY_VERSION) < Gem::Version.new("3.3"), !setting["ignored"].nil?
+  end
+
   # A gc run is a soak run: report shows it GC first, diff compares it.
   def test_report_and_diff_read_a_gc_run
     first = gc_script("no_cache.rb", 2_000_000, out: "first")["run_dir"]
@@ -71,9 +80,9 @@ class GcIntegrationTest < Minitest::Test
 
   private
 
-  def gc_script(script, count, out: script)
+  def gc_script(script, count, out: script, env: {})
     out, err, status = mallard("gc", "--script", File.join(SCRIPTS, script), "--interval", "0.1", "--json",
-                               "--out", File.join(@tmp, out), "--", count)
+                               "--out", File.join(@tmp, out), "--", count, env: env)
     assert_equal 0, status.exitstatus, err
     JSON.parse(out)
   end
