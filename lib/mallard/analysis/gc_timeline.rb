@@ -27,7 +27,8 @@ module Mallard
         return if base.nil? && events.empty?
 
         base ||= Summary::Gc.new
-        time_ms = events.any? ? events.sum(&:pause_ms).round(1) : base.time_ms
+        # The wall share is GC.stat's time: the CPU share takes the same, else the events' pauses.
+        time_ms = base.time_ms || (events.sum(&:pause_ms).round(1) if events.any?)
         shares = { wall_share: base.share_of_wall, cpu_share: cpu_share(run, time_ms), settings: settings }
         Summary::Gc.from_h(base.to_h.merge(counts(base, events), shares, per_gc(events)))
       end
