@@ -7,6 +7,7 @@ require_relative "cli/doctor"
 require_relative "cli/target_choice"
 require_relative "cli/measure_options"
 require_relative "cli/soak"
+require_relative "cli/gc"
 require_relative "cli/compare"
 require_relative "cli/demo"
 require_relative "cli/html_output"
@@ -17,8 +18,8 @@ module Mallard
   # The command line. #run returns an exit status and never calls exit, so tests and other
   # programs can drive it like a function.
   class CLI
-    COMMANDS = { "doctor" => CLI::Doctor, "soak" => CLI::Soak, "compare" => CLI::Compare, "demo" => CLI::Demo,
-                 "report" => CLI::ReportCommand, "diff" => CLI::Diff }.freeze
+    COMMANDS = { "doctor" => CLI::Doctor, "soak" => CLI::Soak, "gc" => CLI::Gc, "compare" => CLI::Compare,
+                 "demo" => CLI::Demo, "report" => CLI::ReportCommand, "diff" => CLI::Diff }.freeze
     USAGE = <<~TEXT
       Usage: mallard COMMAND [options]
 
@@ -26,6 +27,8 @@ module Mallard
         doctor [PID | -- CMD ARGS]   which allocator and memory settings a Ruby process really runs with
         soak DIR | --url URL -- CMD | --script FILE
                                      memory over time under real load: leak or plateau, throughput, GC
+        gc DIR | --url URL -- CMD | --script FILE
+                                     the same run, GC first: pauses, causes, the live set, RUBY_GC_*
         compare TARGET [--allocators LIST] [--repeat N]
                                      the same soak under each memory configuration: which to deploy
         demo                         compare on the bundled example app (about 3 minutes)

@@ -153,4 +153,24 @@ class StatisticsTest < Minitest::Test
     assert_raises(ArgumentError) { Statistics.linear_fit([3, 3, 3], [1, 2, 3]) }
     assert_raises(ArgumentError) { Statistics.linear_fit([1, 2, 3], [1, 2]) }
   end
+
+  def test_spearman_of_a_monotone_but_curved_relation_is_one
+    xs = (1..10).to_a
+    rho, (low, high) = Statistics.spearman(xs, xs.map { |x| x**3 })
+
+    assert_in_delta 1.0, rho
+    assert_operator low, :>, 0.9
+    assert_operator high, :<=, 1.0
+  end
+
+  def test_spearman_shares_ranks_among_ties_and_gives_an_interval_around_zero_for_noise
+    assert_equal [3.5, 1.0, 3.5, 2.0], Statistics.ranks([3, 1, 3, 2])
+    random = Random.new(7)
+    _, (low, high) = Statistics.spearman((1..30).to_a, Array.new(30) { random.rand })
+
+    assert_operator low, :<, 0
+    assert_operator high, :>, 0
+    assert_nil Statistics.spearman([1, 2, 3], [1, 2, 3]), "below 4 pairs"
+    assert_nil Statistics.spearman([1, 2, 3, 4], [5, 5, 5, 5]), "no spread"
+  end
 end

@@ -10,7 +10,8 @@ class CompareTerminalTest < Minitest::Test
   def test_one_table_row_per_configuration_with_changes_against_the_baseline
     text = render
 
-    assert_match(%r{^  configuration\s+steady memory\s+vs baseline\s+peak\s+req/s.*leak verdicts$}, text)
+    header = %r{^  configuration\s+steady memory\s+vs baseline\s+peak\s+req/s.*memory verdicts\s+live-set verdicts$}
+    assert_match(header, text)
     assert_match(/^  glibc\s+95\.2 MiB \(76\.2 … 113\.6\)\s+—/, text)
     assert_match(/^  glibc-arena2\s+64\.9 MiB .*-31\.0% \(-41\.5 … -18\.6\)/, text)
     assert_match(/^  jemalloc\s+93\.5 MiB .*no detectable difference/, text)
@@ -41,15 +42,16 @@ class CompareTerminalTest < Minitest::Test
     assert_match(/^  jemalloc\s+93\.5 MiB \([^)]*\)\s+not significant \(-17\.6 … \+21\.2\)/, text)
   end
 
-  def test_leak_verdicts_and_runs_not_counted
+  def test_memory_and_live_set_verdicts_and_runs_not_counted
     summary = compare_summary("compare_summary.json") do |hash|
       findings(hash)
-      hash["configs"][1].merge!("verdicts" => %w[plateaued plateaued growing], "invalid_runs" => 1)
+      hash["configs"][1].merge!("verdicts" => %w[plateaued plateaued growing], "invalid_runs" => 1,
+                                "live_set_verdicts" => %w[plateaued plateaued plateaued])
       hash["rows"][1]["invalid_runs"] = [{ "problems" => ["load did not reach every worker"] }]
     end
     text = render_summary(summary)
 
-    assert_match(/^  glibc-arena2 .*plateaued ×2, growing ×1$/, text)
+    assert_match(/^  glibc-arena2 .*plateaued ×2, growing ×1\s+plateaued ×3$/, text)
     assert_includes text, "  glibc-arena2: 1 run not counted: load did not reach every worker\n"
     refute_match(/ +$/, text)
   end

@@ -33,9 +33,14 @@ module Mallard
           repeats: row.runs.size, unavailable_reason: row.unavailable_reason, output_tail: row.output_tail,
           steady_rss_kb: estimate(own[:memory], values: true), peak_rss_kb: estimate(column(row.runs, :peak_rss_kb)),
           rps: estimate(own[:rps]), latency_ms: latency(row.runs, own), errors: errors(row.runs),
-          verdicts: row.runs.map(&:verdict), invalid_runs: row.invalid_runs.size,
+          **verdicts(row.runs), invalid_runs: row.invalid_runs.size,
           vs_baseline: (versus(own, reference_series) if row.runs.any? && reference_series)
         )
+      end
+
+      # Memory's and the live set's, run by run.
+      def verdicts(runs)
+        { verdicts: runs.map(&:verdict), live_set_verdicts: runs.map(&:live_set_verdict) }
       end
 
       def latency(runs, own)
@@ -70,7 +75,7 @@ module Mallard
         runs.map { |run| run[key] }.grep(Numeric)
       end
 
-      private_class_method :config, :latency, :errors, :versus, :estimate, :series, :column
+      private_class_method :config, :verdicts, :latency, :errors, :versus, :estimate, :series, :column
     end
   end
 end

@@ -23,6 +23,9 @@ module Mallard
       # `method` names how the interval was computed; as a member it shadows Object#method on verdicts.
       Verdict = Struct.new(:memory, :slope_kb_per_1k_requests, :ci, :samples, :requests_observed, :tolerance_kb,
                            :requests_needed, :method, keyword_init: true) # rubocop:disable Lint/StructNewOverride
+      # The rule's outcome in neutral terms, for any level and axis (see .judge).
+      Judgement = Struct.new(:state, :slope, :ci, :samples, :observed, :tolerance, :needed, :method, # rubocop:disable Lint/StructNewOverride
+                             keyword_init: true)
 
       MIN_SAMPLES = 6
       BATCHES = (3..10)
@@ -43,28 +46,41 @@ module Mallard
         raise ArgumentError, "requests and rss_kb differ in length (#{requests.size}, #{rss_kb.size})" \
           unless requests.size == rss_kb.size
 
-        tolerance = tolerance_kb(rss_kb)
-        span = requests.empty? ? 0 : requests.max - requests.min
-        return unmeasured(requests.size, span, tolerance) if requests.size < MIN_SAMPLES || span.zero?
-
-        batches = batch_count(requests.size)
-        fit = Statistics.linear_fit(Statistics.batch_means(requests, batches), Statistics.batch_means(rss_kb, batches))
-        verdict(fit, decide(*fit.slope_ci, span, tolerance), span, requests.size, tolerance)
+        judged = judge(work: requests, levels: rss_kb, min_tolerance: MIN_TOLERANCE_KB, per: PER_REQUESTS)
+        Verdict.new(memory: judged.state, slope_kb_per_1k_requests: judged.slope, ci: judged.ci,
+                    samples: judged.samples, requests_observed: judged.observed, tolerance_kb: judged.tolerance,
+                    requests_needed: judged.needed, method: judged.method)
       end
 
-      def verdict(fit, memory, span, samples, tolerance)
+      # The same rule for any level that should stop growing with the work done (memory in KB, the live set in
+      # slots), over any axis of work (requests, seconds): the tolerance is max(1% of the median level,
+      # min_tolerance), slopes and interval are per `per` units of x, needed is in units of x.
+      # @return [Judgement]
+      def judge(work:, levels:, min_tolerance:, per:)
+        tolerance = tolerance_of(levels, min_tolerance)
+        span = work.empty? ? 0 : work.max - work.min
+        return unmeasured(work.size, span, tolerance) if work.size < MIN_SAMPLES || span.zero?
+
+        batches = batch_count(work.size)
+        fit = Statistics.linear_fit(Statistics.batch_means(work, batches), Statistics.batch_means(levels, batches))
+        judgement(fit, decide(*fit.slope_ci, span, tolerance), span, work.size, tolerance).tap do |judged|
+          judged.slope *= per
+          judged.ci = judged.ci.map { |bound| bound * per }
+        end
+      end
+
+      def judgement(fit, state, span, samples, tolerance)
         batches = batch_count(samples)
-        Verdict.new(memory: memory, slope_kb_per_1k_requests: fit.slope * PER_REQUESTS,
-                    ci: fit.slope_ci.map { |bound| bound * PER_REQUESTS }, samples: samples,
-                    requests_observed: span, tolerance_kb: tolerance,
-                    requests_needed: memory == "inconclusive" ? requests_needed(fit, span, samples, tolerance) : nil,
-                    method: "OLS on #{batches} batch means, t with #{batches - 2} df")
+        Judgement.new(state: state, slope: fit.slope, ci: fit.slope_ci, samples: samples, observed: span,
+                      tolerance: tolerance,
+                      needed: state == "inconclusive" ? requests_needed(fit, span, samples, tolerance) : nil,
+                      method: "OLS on #{batches} batch means, t with #{batches - 2} df")
       end
 
-      def tolerance_kb(rss_kb)
-        return MIN_TOLERANCE_KB if rss_kb.empty?
+      def tolerance_of(levels, min_tolerance)
+        return min_tolerance.to_f if levels.empty?
 
-        [TOLERANCE_SHARE * Statistics.median(rss_kb), MIN_TOLERANCE_KB].max
+        [TOLERANCE_SHARE * Statistics.median(levels), min_tolerance.to_f].max
       end
 
       def batch_count(samples)
@@ -81,9 +97,9 @@ module Mallard
       end
 
       def unmeasured(samples, span, tolerance)
-        Verdict.new(memory: "inconclusive", slope_kb_per_1k_requests: nil, ci: nil, samples: samples,
-                    requests_observed: span, tolerance_kb: tolerance, requests_needed: nil,
-                    method: "none: needs #{MIN_SAMPLES} samples over a nonzero span of requests")
+        Judgement.new(state: "inconclusive", slope: nil, ci: nil, samples: samples, observed: span,
+                      tolerance: tolerance, needed: nil,
+                      method: "none: needs #{MIN_SAMPLES} samples over a nonzero span of work")
       end
 
       # The shortest run (requests after warm-up) at which an outcome the interval allows would be decided, at
@@ -129,7 +145,7 @@ module Mallard
         high
       end
 
-      private_class_method :verdict, :tolerance_kb, :batch_count, :decide, :unmeasured, :requests_needed,
+      private_class_method :judgement, :tolerance_of, :batch_count, :decide, :unmeasured, :requests_needed,
                            :half_width_at, :first_run
     end
   end

@@ -24,11 +24,16 @@ module Mallard
         Summary::SoakSeries.new(
           rss_kb: memory(run.totals, :rss_kb), pss_kb: memory(run.totals, :pss_kb),
           processes: processes(run), rps: requests_per_second(run.agent, width),
-          gc_minor_per_s: increments(run.agent, width) { |record| record.gc&.fetch("minor_gc_count", nil) },
-          gc_major_per_s: increments(run.agent, width) { |record| record.gc&.fetch("major_gc_count", nil) },
-          live_slots: live_slots(run.agent, width), bin_s: width, load_started_t: start,
+          **gc_rates(run.agent, width), live_slots: live_slots(run.agent, width), bin_s: width,
+          load_started_t: start, gc_pause_ms: gc_pauses(run), live_set: live_set(run),
           warmup: start && warmup.to_f.positive? ? [start, (start + warmup).round(3)] : nil
         )
+      end
+
+      # GC runs and GC time per second, from GC.stat's counters.
+      def gc_rates(records, width)
+        { gc_minor_per_s: "minor_gc_count", gc_major_per_s: "major_gc_count", gc_ms_per_s: "time_ms" }
+          .transform_values { |key| increments(records, width) { |record| record.gc&.fetch(key, nil) } }
       end
 
       # nil when the figure was never read (PSS where smaps_rollup could not be).
@@ -88,6 +93,18 @@ module Mallard
           [members.last.t.round(3), latest.values.sum]
         end
         thin(points)
+      end
+
+      # Each GC's pause at its start, from the agent's GC events; nil without them.
+      def gc_pauses(run)
+        points = Array(run.gc_events).filter_map { |event| [event.t.round(3), event.pause_ms] if event.pause_ms }
+        thin(points) unless points.empty?
+      end
+
+      # The live set the verdict judges (LiveSet), summed over processes; nil when nothing measured it.
+      def live_set(run)
+        points, = LiveSet.points(run)
+        thin(points.map { |point| [point.t.round(3), point.slots] }) unless points.empty?
       end
 
       # Records in bins of `width` seconds; each bin's point is stamped at its last record, a time that was

@@ -25,13 +25,15 @@ module Mallard
         steady = SteadyWindow.call(run)
         load = LoadFigures.call(run.load)
         outcome = judged_outcome(run, load)
-        verdict = verdict(run, steady) if outcome.status != "failed"
+        live_set = LiveSet.call(run, from_t: steady.samples.first&.t)
+        verdict = verdict(run, steady, live_set) if outcome.status != "failed"
         Summary::Soak.new(
-          schema_version: Run::Directory::SCHEMA_VERSION, kind: "soak", **outcome.to_h, run_dir: Text.scrub(run.path),
-          skipped_lines: run.skipped, target: run.target, allocator: run.phases.diagnosis, verdict: verdict,
-          memory: memory(run, steady), load: load, app: AppFigures.call(run.agent, run.load),
-          gc: GcFigures.call(run.agent, script: run.script?), script: script_figures(run),
-          validity: Validity.call(run), series: SoakSeries.call(run, warmup: verdict&.warmup_end_s)
+          schema_version: Run::Directory::SCHEMA_VERSION, kind: kind(run), **outcome.to_h,
+          run_dir: Text.scrub(run.path), skipped_lines: run.skipped, target: run.target,
+          allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), load: load,
+          app: AppFigures.call(run.agent, run.load), gc: gc(run), live_set: live_set,
+          script: script_figures(run), validity: Validity.call(run),
+          series: SoakSeries.call(run, warmup: verdict&.warmup_end_s)
         )
       end
 
@@ -46,7 +48,18 @@ module Mallard
                                              load.error_pct, load.errors, load.attempts, limit))
       end
 
-      def verdict(run, steady)
+      # Two parts: memory (none for a script, which has no steady state) and the live set, and what they say
+      # together. nil when neither was judged.
+      def verdict(run, steady, live_set)
+        memory = memory_verdict(run, steady)
+        return unless memory || live_set
+
+        overall, conclusion = VerdictConclusion.call(memory: memory&.memory, live_set: live_set&.verdict)
+
+        Summary::Verdict.new(**memory.to_h, live_set: live_set&.verdict, overall: overall, conclusion: conclusion)
+      end
+
+      def memory_verdict(run, steady)
         return if run.script?
 
         axis, source = RequestAxis.call(steady.samples, load: run.load, phases: run.phases)
@@ -55,6 +68,11 @@ module Mallard
                                             warmup_samples: steady.warmup_samples,
                                             warmup_end_s: steady.warmup_end_s(run.phases.load_started_t.to_f))
       end
+
+      # "gc" for a run of `mallard gc`, which the views show GC first; a soak for everything else.
+      def kind(run) = run.meta.command == "gc" ? "gc" : "soak"
+
+      def gc(run) = GcTimeline.call(run, settings: GcSettings.call(run.phases.gc_settings))
 
       def memory(run, steady)
         totals = run.totals
@@ -82,7 +100,8 @@ module Mallard
                             final_rss_kb: run.totals.last&.rss_kb)
       end
 
-      private_class_method :judged_outcome, :verdict, :memory, :per_process, :script_figures
+      private_class_method :judged_outcome, :verdict, :memory_verdict, :kind, :gc, :memory, :per_process,
+                           :script_figures
     end
   end
 end

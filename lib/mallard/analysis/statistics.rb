@@ -126,6 +126,47 @@ module Mallard
         fit_summary(x_values, y_values, slope, y_mean - (slope * x_mean), sxx)
       end
 
+      # Spearman's rank correlation, with a 95% interval from Fisher's z on the Fieller-Hartley-Pearson
+      # variance 1.06 / (n - 3): robust to outliers and to a relation that is monotone but not straight.
+      # @return [Array(Float, Array(Float, Float)), nil] [rho, [low, high]]; nil below 4 pairs or without spread
+      def spearman(x_values, y_values, level: 0.95)
+        return if x_values.size < 4 || x_values.size != y_values.size
+
+        rho = pearson(ranks(x_values), ranks(y_values))
+        return unless rho
+
+        half_width = normal_quantile(two_sided(level)) * Math.sqrt(1.06 / (x_values.size - 3))
+        centre = Math.atanh(rho.clamp(-0.999999, 0.999999))
+        [rho, [Math.tanh(centre - half_width), Math.tanh(centre + half_width)]]
+      end
+
+      # nil when either has no spread.
+      def pearson(x_values, y_values)
+        spreads = [x_values, y_values].map { |values| stddev(values) }
+        return if spreads.any?(&:zero?)
+
+        x_mean = mean(x_values)
+        y_mean = mean(y_values)
+        covariance = x_values.zip(y_values).sum(0.0) { |x, y| (x - x_mean) * (y - y_mean) } / (x_values.size - 1)
+        (covariance / spreads.reduce(:*)).clamp(-1.0, 1.0)
+      end
+
+      # Ranks from 1, ties sharing their mean rank.
+      def ranks(values)
+        result = Array.new(values.size)
+        below = 0
+        values.each_with_index.sort_by(&:first).chunk_while { |a, b| a.first == b.first }.each do |ties|
+          ties.each { |(_, index)| result[index] = below + ((ties.size + 1) / 2.0) }
+          below += ties.size
+        end
+        result
+      end
+
+      # The normal quantile as the limit of Student t: a t with a million df differs from it by under 1e-6.
+      def normal_quantile(probability)
+        t_quantile(1e6, probability)
+      end
+
       def two_sided(level)
         raise ArgumentError, "level must be within (0, 1), got #{level}" unless level.positive? && level < 1
 

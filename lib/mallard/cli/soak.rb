@@ -25,7 +25,7 @@ module Mallard
         target = parse(argv)
         return 0 if help_printed?
 
-        run_dir = Run::Directory.create(command: "soak", out: @cli[:out])
+        run_dir = Run::Directory.create(command: command, out: @cli[:out])
         summary = measure(target, run_dir, argv)
         render(summary)
         HtmlOutput.write(@cli[:html], @err, summary: summary, meta: Run::SoakReader.read(run_dir).meta)
@@ -36,7 +36,7 @@ module Mallard
 
       def measure(target, run_dir, argv)
         Experiments::Soak.new(target: target, options: @measure.soak, run_dir: run_dir, reporter: reporter,
-                              command_line: ["soak", *argv]).call
+                              command_line: [command, *argv], command: command).call
       rescue UsageError
         run_dir.discard # refused before anything was measured: no junk run directory
         raise
@@ -51,19 +51,24 @@ module Mallard
         @measure.check_outputs!(@cli)
         target
       rescue OptionParser::ParseError, UsageError => e
-        raise UsageError, "soak: #{e.message} (see `mallard soak --help`)"
+        raise UsageError, "#{command}: #{e.message} (see `mallard #{command} --help`)"
       end
 
       def parser
         Parser.new do |opts|
-          opts.banner = BANNER
+          opts.banner = banner
           @measure.define(opts)
           opts.on("--allocator NAME", "run the subject under this memory configuration") do |name|
             @measure.soak.allocator = name
           end
-          @measure.define_output(opts, @cli, "soak")
+          @measure.define_output(opts, @cli, command)
         end
       end
+
+      # `mallard gc` is this command under another name and view.
+      def command = "soak"
+
+      def banner = BANNER
 
       def reporter
         @cli[:json] ? Report::SilentProgress.new : Report::Progress.new(@err)

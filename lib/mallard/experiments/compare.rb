@@ -130,7 +130,7 @@ module Mallard
           steady_rss_kb: memory.steady_rss_kb, steady_pss_kb: memory.steady_pss_kb, peak_rss_kb: memory.peak_rss_kb,
           processes: memory.processes, rps: load&.rps, p50_ms: load&.latency_ms&.p50, p99_ms: load&.latency_ms&.p99,
           errors: load&.errors, run_dir: summary.run_dir, verdict: summary.verdict&.memory,
-          problems: summary.validity&.problems || []
+          live_set_verdict: summary.verdict&.live_set, problems: summary.validity&.problems || []
         )
       end
 

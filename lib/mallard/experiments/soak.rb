@@ -19,13 +19,16 @@ module Mallard
       attr_reader :run_dir
 
       # @param command_line [Array<String>] mallard's own arguments, for meta.json
-      def initialize(target:, options:, run_dir:, reporter:, catalog: Allocators::Catalog.default, command_line: [])
+      # @param command [String] "soak", or "gc" for `mallard gc`: the same run, shown GC first
+      def initialize(target:, options:, run_dir:, reporter:, catalog: Allocators::Catalog.default, command_line: [],
+                     command: "soak")
         @target = target
         @options = options
         @run_dir = run_dir
         @reporter = reporter
         @catalog = catalog
         @command_line = command_line
+        @command = command
         @phases = Run::Phases.start
       end
 
@@ -108,8 +111,14 @@ module Mallard
           raise Error, "the #{@options.allocator} configuration did not take effect: #{problems.join('; ')}"
         end
 
+        @phases.gc_settings = gc_settings(diagnosis)
         Run::AllocatorInfo.new(allocator: diagnosis.allocator.name, via: diagnosis.allocator.via,
                                library: diagnosis.allocator.path)
+      end
+
+      def gc_settings(diagnosis)
+        env = diagnosis.environment.select { |name, value| name.start_with?("RUBY_GC_") && value }
+        Run::GcSettings.new(ruby_version: diagnosis.ruby&.version, env: env)
       end
 
       def diagnose
@@ -191,7 +200,7 @@ module Mallard
       end
 
       def write_meta
-        @run_dir.write_json("meta.json", Run::Meta.build(command: "soak", argv: @command_line, target: @target,
+        @run_dir.write_json("meta.json", Run::Meta.build(command: @command, argv: @command_line, target: @target,
                                                          options: @options, phases: @phases,
                                                          subject_pid: @subject&.pid))
       end

@@ -3,13 +3,14 @@
 module Mallard
   module Report
     # A comparison for a person: how it ended, the verdict table against the baseline (with each
-    # configuration's leak verdicts), rows that could not be measured and runs that were not counted, then the
-    # recommendation and how to deploy it. Text from outside is printed through Text.printable.
+    # configuration's memory and live-set verdicts across its repeats), rows that could not be measured and
+    # runs that were not counted, then the recommendation and how to deploy it. Text from outside is printed
+    # through Text.printable.
     class CompareTerminal
       include Formatting
 
       HEADER = ["configuration", "steady memory", "vs baseline", "peak", "req/s", "vs baseline", "p99 ms", "errors",
-                "leak verdicts"].freeze
+                "memory verdicts", "live-set verdicts"].freeze
 
       # @param summary [Summary::Compare]
       def initialize(summary, color: Color::Plain.new)
@@ -54,7 +55,8 @@ module Mallard
         vs = config.vs_baseline
         [Text.printable(config.name), with_ci(config.steady_rss_kb), versus(vs, :memory),
          mib(config.peak_rss_kb&.median), config.rps&.median&.round.to_s, versus(vs, :rps),
-         format("%.1f", config.latency_ms&.p99&.median.to_f), config.errors.to_s, tally(config.verdicts)]
+         format("%.1f", config.latency_ms&.p99&.median.to_f), config.errors.to_s, tally(config.verdicts),
+         tally(config.live_set_verdicts)]
       end
 
       def unmeasured(config)

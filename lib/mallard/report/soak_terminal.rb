@@ -14,10 +14,12 @@ module Mallard
       def initialize(summary, color: Color::Plain.new)
         @summary = summary
         @color = color
+        @gc = GcLines.new(summary, color: color)
       end
 
       def render(io)
-        io.puts @color.bold("mallard soak — #{Text.printable(@summary.target&.description || 'unknown target')}")
+        description = Text.printable(@summary.target&.description || "unknown target")
+        io.puts @color.bold("mallard #{@summary.kind || 'soak'} — #{description}")
         warnings.each { |line| io.puts "  #{line}" }
         sections.each do |label, lines|
           Array(lines).compact.each_with_index { |line, i| io.puts "  #{(i.zero? ? label : '').ljust(LABEL)}#{line}" }
@@ -35,9 +37,19 @@ module Mallard
         lines + problems.map { |problem| @color.yellow("not a valid measurement: #{Text.printable(problem)}") }
       end
 
+      # A gc run (`mallard gc`) puts the GC timeline and the live set first.
       def sections
-        [["Memory", memory_lines], ["Script", script_line], ["Load", load_line], ["App", app_line],
-         ["GC", gc_line], ["Flags", flags], ["Run", [run_dir, skipped_line]]]
+        gc = [["GC", @gc.gc], ["Live set", @gc.live_set]]
+        memory = [["Memory", memory_lines]]
+        rest = [["Script", script_line], ["Load", load_line], ["App", app_line], ["Flags", flags],
+                ["Run", [run_dir, skipped_line]]]
+        overall = [["Verdict", conclusion]]
+        @summary.kind == "gc" ? overall + gc + memory + rest : overall + memory + gc.reverse + rest
+      end
+
+      def conclusion
+        verdict = @summary.verdict
+        verdict&.conclusion && "#{@color.bold(verdict.overall.to_s)} — #{verdict.conclusion}"
       end
 
       def memory_lines
@@ -48,7 +60,7 @@ module Mallard
 
       def verdict_line
         verdict = @summary.verdict
-        return unless verdict
+        return unless verdict&.memory
 
         text = @color.bold(verdict.memory)
         return "#{text} — #{inconclusive_hint(verdict)}" if verdict.slope_kb_per_1k_requests.nil?
@@ -114,17 +126,6 @@ module Mallard
         parts << format("body p50 %.2f ms", body) if body # nil: Array bodies, written by the server unwrapped
         parts << "#{(app.chunks_per_response || {})['p50']} chunks per response (median)"
         parts.join(" · ")
-      end
-
-      def gc_line
-        gc = @summary.gc
-        return unless gc
-
-        time = gc.time_ms ? format(" · %.2f s", gc.time_ms / 1000.0) : ""
-        share = gc.share_of_wall ? format(" (%.1f%% of wall)", gc.share_of_wall * 100) : ""
-        slots = gc.heap_live_slots || Summary::Span.new
-        "#{gc.count} runs (#{gc.minor_gc_count} minor, #{gc.major_gc_count} major)#{time}#{share} · " \
-          "live slots #{slots.start} → #{slots.end}"
       end
 
       def flags

@@ -8,10 +8,13 @@ module Mallard
     # The allocator a subject was verified to run with (Experiments::Doctor's reading).
     AllocatorInfo = Value.define(:allocator, :via, :library)
 
+    # The RUBY_GC_* variables a subject started with (its /proc environ, read at boot) and its Ruby's version.
+    GcSettings = Value.define(:ruby_version, :env)
+
     # When each phase of a soak began, in seconds since the run's start, and how the run ended so far.
     # A soak killed before it could finish keeps outcome "running": it never said it ended.
     Phases = Value.define(:started_at, :up_t, :load_started_t, :load_finished_t, :stopped_t, :exit_status,
-                          :load_error, outcome: Outcome, diagnosis: AllocatorInfo)
+                          :load_error, outcome: Outcome, diagnosis: AllocatorInfo, gc_settings: GcSettings)
 
     class Phases
       # A record of schema 1 kept its outcome as two plain fields.

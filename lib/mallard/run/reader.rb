@@ -6,7 +6,8 @@ module Mallard
   module Run
     # Opens any run directory mallard wrote, live or stored, and hands it to the reader of its kind.
     module Reader
-      READERS = { "soak" => SoakReader, "compare" => CompareReader }.freeze
+      # A gc run (`mallard gc`) is a soak shown GC first.
+      READERS = { "soak" => SoakReader, "gc" => SoakReader, "compare" => CompareReader }.freeze
 
       # A run written by a newer mallard may hold figures this one would misread.
       class NewerSchema < FailedMeasurement; end

@@ -7,9 +7,10 @@ require_relative "figures"
 module Mallard
   module Summary
     # What a comparison keeps of one of its soaks; the full summary stays in the soak's own directory.
-    # problems: why the run is no measurement (empty when it counts).
+    # problems: why the run is no measurement (empty when it counts). verdict: memory's; live_set_verdict: the
+    # live set's (Summary::LiveSet).
     RunFigures = Value.define(:steady_rss_kb, :steady_pss_kb, :peak_rss_kb, :processes, :rps, :p50_ms, :p99_ms,
-                              :errors, :run_dir, :verdict, :problems)
+                              :errors, :run_dir, :verdict, :problems, :live_set_verdict)
 
     class RunFigures
       def valid? = Array(problems).empty?
@@ -29,9 +30,9 @@ module Mallard
     Latency = Value.define(p50: Estimate, p99: Estimate)
 
     # A configuration's row of the table. steady_rss_kb holds the comparison's metric (summed PSS when runs
-    # had several processes); verdicts the leak verdict of each counted run.
+    # had several processes); verdicts the memory verdict of each counted run, live_set_verdicts its live set's.
     Config = Value.define(:name, :available, :verified, :failed, :repeats, :errors, :unavailable_reason,
-                          :output_tail, :verdicts, :invalid_runs,
+                          :output_tail, :verdicts, :invalid_runs, :live_set_verdicts,
                           steady_rss_kb: Estimate, peak_rss_kb: Estimate, rps: Estimate, latency_ms: Latency,
                           vs_baseline: Versus)
 

@@ -4,13 +4,17 @@ require_relative "../value"
 require_relative "../run/meta"
 require_relative "figures"
 require_relative "soak_series"
+require_relative "gc"
 require_relative "../analysis/memory_metric"
 
 module Mallard
   module Summary
-    # The leak verdict of a soak (Analysis::LeakVerdict), with what it was computed on.
+    # The verdict of a soak in two parts: memory (Analysis::LeakVerdict on RSS or PSS, nil for a script, which has
+    # no steady state), with what it was computed on, and live_set (the same rule on the live Ruby heap, see
+    # LiveSet); overall is the run's one word and conclusion the sentence joining the two.
     Verdict = Value.define(:memory, :slope_kb_per_1k_requests, :ci, :samples, :requests_observed, :tolerance_kb,
-                           :requests_needed, :method, :metric, :requests_source, :warmup_samples, :warmup_end_s)
+                           :requests_needed, :method, :metric, :requests_source, :warmup_samples, :warmup_end_s,
+                           :live_set, :overall, :conclusion)
 
     # One process's memory over the run.
     ProcessMemory = Value.define(:pid, :role, :peak_rss_kb, :final_rss_kb)
@@ -34,10 +38,6 @@ module Mallard
     App = Value.define(:requests_recorded, :chunks_per_response, :flags, in_app_ms: Percentiles,
                                                                          body_ms: Percentiles)
 
-    # GC activity over the measured span, summed over the subject's processes.
-    Gc = Value.define(:count, :minor_gc_count, :major_gc_count, :time_ms, :share_of_wall,
-                      heap_live_slots: Span, old_objects: Span, heap_allocated_pages: Span)
-
     # A script run to completion.
     Script = Value.define(:wall_s, :exit_status, :peak_rss_kb, :final_rss_kb)
 
@@ -52,7 +52,8 @@ module Mallard
     # One soak: how it ended, the verdict, every figure and every series the views show.
     Soak = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :skipped_lines,
                         target: Run::TargetInfo, allocator: Run::AllocatorInfo, verdict: Verdict, memory: Memory,
-                        load: Load, app: App, gc: Gc, script: Script, validity: Validity, series: SoakSeries)
+                        load: Load, app: App, gc: Gc, live_set: LiveSet, script: Script, validity: Validity,
+                        series: SoakSeries)
 
     class Soak
       # A summary of schema 1 named its memory metric only in its verdict.

@@ -10,8 +10,10 @@ module Mallard
     # Every series a view draws of one soak, as [t, value] points on the run's clock (seconds since start).
     # A series that was not measured is nil, never zeros: rps without an agent inside the subject, GC without
     # GC records. bin_s is the width of the bins the rates are counted in; warmup the span left out of the
-    # verdict, [from, to] or nil.
+    # verdict, [from, to] or nil. gc_pause_ms: each GC's pause (with the agent's GC events), gc_ms_per_s: GC time
+    # per second in bins (from GC.stat); live_set: the live set the verdict judged (Summary::LiveSet#measure).
     SoakSeries = Value.define(:rss_kb, :pss_kb, :rps, :gc_minor_per_s, :gc_major_per_s, :live_slots, :bin_s,
-                              :load_started_t, :warmup, processes: [ProcessSeries])
+                              :load_started_t, :warmup, :gc_pause_ms, :gc_ms_per_s, :live_set,
+                              processes: [ProcessSeries])
   end
 end

@@ -9,7 +9,7 @@ module Mallard
       class CompareTableView < View
         NOISE_PCT = format("%g", Analysis::Significance::NOISE_PCT)
         HEADERS = ["Configuration", "Steady memory (MiB)", "vs baseline", "Peak RSS", "req/s", "vs baseline",
-                   "p99 ms", "Errors", "Leak verdicts"].freeze
+                   "p99 ms", "Errors", "Memory verdicts", "Live-set verdicts"].freeze
 
         # @param summary [Summary::Compare]
         def initialize(summary)
@@ -53,7 +53,7 @@ module Mallard
           vs = config.vs_baseline
           [with_interval(config.steady_rss_kb), versus(vs, :memory), mib(config.peak_rss_kb&.median),
            number(config.rps&.median, 0), versus(vs, :rps), number(config.latency_ms&.p99&.median, 1),
-           config.errors.to_s, tally(config.verdicts)]
+           config.errors.to_s, tally(config.verdicts), tally(config.live_set_verdicts)]
         end
 
         def with_interval(figure)

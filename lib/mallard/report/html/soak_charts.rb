@@ -35,17 +35,30 @@ module Mallard
         def gc_runs
           notes = @series.bin_s ? ["Per #{@series.bin_s} s, summed over the app's processes."] : []
           SvgChart.new(id: "gc-runs", title: "GC runs over time", x: TIME, y: SvgChart::Axis.new("GC runs", "runs/s"),
-                       bands: bands, notes: notes, absent: NO_AGENT,
+                       bands: bands, notes: notes, absent: NO_AGENT, x_max: x_max,
                        series: [series("minor GC", @series.gc_minor_per_s, 0),
                                 series("major GC", @series.gc_major_per_s, 1)])
         end
 
         def live_slots
-          SvgChart.new(id: "live-slots", title: "Live heap slots over time", x: TIME,
-                       y: SvgChart::Axis.new("Live slots", "thousands"), bands: bands, absent: NO_AGENT,
-                       series: [series("heap_live_slots", scaled(@series.live_slots, 1000.0), 2)],
-                       notes: ["Summed over the app's processes; a live set that keeps rising points to Ruby objects " \
-                               "being retained, a flat one with rising memory to the allocator or native code."])
+          SvgChart.new(id: "live-slots", title: "Live heap slots and the live set over time", x: TIME,
+                       y: SvgChart::Axis.new("Slots", "thousands"), bands: bands, absent: NO_AGENT, x_max: x_max,
+                       series: [series("heap_live_slots", scaled(@series.live_slots, 1000.0), 2),
+                                series("live set (judged)", scaled(@series.live_set, 1000.0), 3)],
+                       notes: ["Summed over the app's processes. The live set is what the verdict judged: live slots " \
+                               "after each major GC, or old objects without per-GC events. One that keeps rising " \
+                               "points to Ruby objects being retained, a flat one with rising memory to the " \
+                               "allocator or native code."])
+        end
+
+        # Each GC's pause with the agent's GC events, else GC time per second from GC.stat.
+        def gc_time
+          pauses = @series.gc_pause_ms
+          SvgChart.new(id: "gc-time", title: pauses ? "GC pauses over time" : "GC time over time", x: TIME,
+                       y: SvgChart::Axis.new(pauses ? "Pause" : "GC time", pauses ? "ms" : "ms/s"), bands: bands,
+                       absent: NO_AGENT, x_max: x_max,
+                       series: [pauses ? series("pause per GC", pauses, 1) : series("GC time", @series.gc_ms_per_s, 1)],
+                       notes: pauses ? [] : ["No per-GC events in this run: GC time per #{@series.bin_s} s bin."])
         end
 
         private
@@ -96,6 +109,9 @@ module Mallard
         end
 
         def bands = [warmup].compact
+
+        # The memory chart's time axis, so GC and memory line up.
+        def x_max = [@series.rss_kb, @series.pss_kb].compact.flat_map { |points| points.map(&:first) }.max
       end
     end
   end

@@ -12,23 +12,26 @@ module Mallard
         def initialize(summary, meta:)
           @summary = summary
           @meta = meta
-          @charts = SoakCharts.new(summary.series, judged: !summary.verdict.nil?, script: !summary.script.nil?)
+          @charts = SoakCharts.new(summary.series, judged: !summary.verdict&.memory.nil?, script: !summary.script.nil?)
         end
 
-        def title = "mallard soak — #{description}"
+        def title = "mallard #{kind} — #{description}"
 
+        # A gc run (`mallard gc`) shows GC before memory.
         def sections
-          [header, SoakVerdictView.new(@summary).to_s,
-           Section.new(id: "memory", title: "Memory over time", parts: [@charts.memory.to_html]).to_s,
-           load_section, gc_section, MetadataView.new(@meta).to_s]
+          memory = Section.new(id: "memory", title: "Memory over time", parts: [@charts.memory.to_html]).to_s
+          middle = kind == "gc" ? [gc_section, memory, load_section] : [memory, load_section, gc_section]
+          [header, SoakVerdictView.new(@summary).to_s, *middle, MetadataView.new(@meta).to_s]
         end
 
         private
 
+        def kind = @summary.kind || "soak"
+
         def description = @summary.target&.description || @meta.target&.description
 
         def header
-          HeaderView.new(kind: "soak", description: description, status: @summary.status, reason: @summary.reason,
+          HeaderView.new(kind: kind, description: description, status: @summary.status, reason: @summary.reason,
                          path: @summary.run_dir, notes: header_notes).to_s
         end
 
@@ -49,8 +52,9 @@ module Mallard
         end
 
         def gc_section
-          parts = [GcView.new(@summary.gc).to_s, @charts.gc_runs.to_html, @charts.live_slots.to_html]
-          Section.new(id: "gc", title: "GC activity", parts: parts).to_s
+          parts = [GcView.new(@summary.gc, @summary.live_set).to_s, @charts.gc_time.to_html, @charts.live_slots.to_html,
+                   @charts.gc_runs.to_html]
+          Section.new(id: "gc", title: "GC and the live set", parts: parts).to_s
         end
       end
     end

@@ -24,9 +24,15 @@ module Mallard
           <%- problems.each do |problem| -%>
           <p class="warning">Not a valid measurement: <%= problem %></p>
           <%- end -%>
-          <%- if @verdict -%>
+          <%- if @verdict&.conclusion -%>
+          <p class="verdict"><strong><%= @verdict.overall %></strong>: <%= @verdict.conclusion %></p>
+          <%- end -%>
+          <%- if @verdict&.memory -%>
           <p class="verdict">Memory: <strong><%= @verdict.memory %></strong><%= slope %></p>
           <p class="note"><%= basis %></p>
+          <%- end -%>
+          <%- if @verdict&.live_set -%>
+          <p class="verdict">Live set: <strong><%= @verdict.live_set %></strong></p>
           <%- end -%>
           <%- if hint -%><p><%= hint %></p><%- end -%>
           <h3>Memory</h3>

@@ -33,8 +33,10 @@ module Mallard
 
         # @param id [String] unique in the page: the hatch pattern is referenced by it
         # @param absent [String, nil] why there is nothing to draw, shown instead of the chart when so
-        def initialize(id:, title:, x:, y:, series:, bands: [], notes: [], absent: nil)
+        # @param x_max [Numeric, nil] the end of the x axis at least (charts of one run share the run's time axis)
+        def initialize(id:, title:, x:, y:, series:, bands: [], notes: [], absent: nil, x_max: nil)
           @id = id
+          @x_max = x_max
           @title = title
           @x = x
           @y = y
@@ -66,7 +68,7 @@ module Mallard
         end
 
         def x_scale
-          @x_scale ||= NiceScale.new(0, values(0).max, ticks: 8)
+          @x_scale ||= NiceScale.new(0, [values(0).max, @x_max.to_f].max, ticks: 8)
         end
 
         def y_scale

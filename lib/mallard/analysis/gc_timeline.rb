@@ -1,0 +1,136 @@
+# frozen_string_literal: true
+
+require_relative "statistics"
+require_relative "gc_figures"
+require_relative "live_set"
+
+module Mallard
+  module Analysis
+    # GC over the run, from the agent's per-GC events when the run has them (every pause, why each GC ran, the
+    # heap after it) and from GC.stat at each interval otherwise (counts and total time; per-GC pauses are then
+    # nil, and the note says why). Adds to GcFigures' interval figures: runs, pauses, causes, GC's share of wall
+    # and CPU time, and whether major GCs take longer as the live set grows.
+    module GcTimeline
+      NO_EVENTS = "per-GC pauses and causes need the agent's GC event hook, which recorded nothing in this run: " \
+                  "counts and time come from GC.stat at each agent interval"
+      NO_PAUSES = "major-GC time against the live set needs each major GC's pause: the agent's GC events"
+      PER_SLOTS = 100_000
+
+      module_function
+
+      # @param run [Run::SoakRun]
+      # @param settings [Array<Summary::GcSetting>]
+      # @return [Summary::Gc, nil] nil when nothing inside the subject recorded GC
+      def call(run, settings: [])
+        base = GcFigures.call(run.agent, script: run.script?)
+        events = measured_events(run)
+        return if base.nil? && events.empty?
+
+        base ||= Summary::Gc.new
+        # The wall share is GC.stat's time: the CPU share takes the same, else the events' pauses.
+        time_ms = base.time_ms || (events.sum(&:pause_ms).round(1) if events.any?)
+        shares = { wall_share: base.share_of_wall, cpu_share: cpu_share(run, time_ms), settings: settings }
+        Summary::Gc.from_h(base.to_h.merge(counts(base, events), shares, per_gc(events)))
+      end
+
+      # A server's GCs from its first agent record on, as GcFigures counts them; a script's from its start.
+      def measured_events(run)
+        events = Array(run.gc_events)
+        return events if run.script? || events.empty?
+
+        first = run.agent.find(&:gc)&.t || run.phases.load_started_t.to_f
+        events.select { |event| event.t >= first }
+      end
+
+      def counts(base, events)
+        return { runs: base.count, minor: base.minor_gc_count, major: base.major_gc_count } if events.empty?
+
+        major = events.count { |event| major?(event) }
+        { runs: events.size, minor: events.size - major, major: major }
+      end
+
+      def per_gc(events)
+        if events.empty?
+          return { source: "GC.stat at each agent interval", note: NO_EVENTS, pause_ms: {},
+                   major_time_vs_live_set: { finding: "unmeasured", sentence: NO_PAUSES } }
+        end
+
+        pauses = events.map(&:pause_ms).grep(Numeric)
+        majors, minors = events.partition { |event| major?(event) }
+        { source: "the agent's GC events", major_by: tally(majors, &:major_by), minor_by: tally(minors, &:gc_by),
+          pause_ms: pause_figures(pauses),
+          major_time_vs_live_set: major_time_vs_live_set(majors) }
+      end
+
+      def pause_figures(pauses)
+        { p50: Statistics.percentile(pauses, 50)&.round(3), p99: Statistics.percentile(pauses, 99)&.round(3),
+          max: pauses.max, mean: Statistics.mean(pauses)&.round(3) }
+      end
+
+      def tally(events, &cause)
+        events.map { |event| cause.call(event) || "unknown" }.tally.sort_by { |_, count| -count }.to_h
+      end
+
+      # GC time over the subject's CPU time (the whole tree's, from the sampler) over the same span.
+      def cpu_share(run, time_ms)
+        cpu = cpu_seconds(run)
+        return unless time_ms && cpu&.positive?
+
+        (time_ms / 1000.0 / cpu).round(4)
+      end
+
+      def cpu_seconds(run)
+        readings = run.totals.select(&:cpu_s)
+        return readings.last&.cpu_s if run.script?
+
+        records = run.agent.select(&:gc)
+        return if records.empty?
+
+        span = readings.select { |sample| sample.t.between?(records.first.t, records.last.t) }
+        span.size < 2 ? nil : span.last.cpu_s - span.first.cpu_s
+      end
+
+      # Spearman's rho of each major GC's pause against the live slots after it, and the fitted slope.
+      def major_time_vs_live_set(majors)
+        pairs = majors.filter_map { |event| [event.heap_live_slots, event.pause_ms] if event.heap_live_slots }
+        rho, ci = Statistics.spearman(pairs.map(&:first), pairs.map(&:last))
+        return unmeasured(pairs.size) unless rho
+
+        fit = Statistics.linear_fit(pairs.map(&:first), pairs.map(&:last))
+        finding = finding(ci)
+        Summary::Correlation.new(spearman: rho.round(3), ci: ci.map { |bound| bound.round(3) },
+                                 slope_ms_per_100k_slots: (fit.slope * PER_SLOTS).round(4),
+                                 slope_ci: fit.slope_ci.map { |bound| (bound * PER_SLOTS).round(4) },
+                                 majors: pairs.size, finding: finding, sentence: sentence(finding, rho, ci))
+      end
+
+      def finding(interval)
+        low, high = interval
+        return "rising" if low.positive?
+        return "falling" if high.negative?
+
+        "no_relation"
+      end
+
+      def sentence(finding, rho, interval)
+        figures = format("(Spearman %.2f, 95%% CI %.2f … %.2f)", rho, *interval)
+        case finding
+        when "rising" then "each major GC takes longer as the live set grows #{figures}: something retains objects"
+        when "falling" then "major GCs get shorter as the live set grows #{figures}: pauses follow something else"
+        else "major-GC time does not follow the live set #{figures}"
+        end
+      end
+
+      def unmeasured(majors)
+        Summary::Correlation.new(majors: majors, finding: "unmeasured",
+                                 sentence: "major-GC time against the live set needs at least 4 major GCs with " \
+                                           "per-GC events, and a live set that moved (#{majors} here)")
+      end
+
+      def major?(event) = [1, true].include?(event.major)
+
+      private_class_method :measured_events, :counts, :per_gc, :pause_figures, :tally, :cpu_share, :cpu_seconds,
+                           :major_time_vs_live_set, :finding, :sentence, :unmeasured, :major?
+    end
+  end
+end

@@ -1,0 +1,102 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Report
+    # The GC timeline and the live set as terminal lines (for SoakTerminal): what the analysis found
+    # (Summary::Gc, Summary::LiveSet), formatted, with sparklines of the live set and of GC time.
+    class GcLines
+      include Formatting
+
+      # @param summary [Summary::Soak]
+      def initialize(summary, color:)
+        @summary = summary
+        @gc = summary.gc
+        @live_set = summary.live_set
+        @series = summary.series || Summary::SoakSeries.new
+        @color = color
+      end
+
+      # @return [Array<String>]
+      def live_set
+        return [] unless @live_set
+
+        [live_set_verdict, @color.dim("judged on #{@live_set.measure}"),
+         sparkline(@series.live_set, "live set")].compact
+      end
+
+      # @return [Array<String>]
+      def gc
+        return [] unless @gc
+
+        [runs, pauses, causes, @gc.major_time_vs_live_set&.sentence, sparkline(*time_series),
+         *settings].compact
+      end
+
+      private
+
+      def live_set_verdict
+        text = @color.bold(@live_set.verdict)
+        return "#{text} — too few readings to decide (#{@live_set.samples.to_i})" unless @live_set.slope
+
+        low, high = @live_set.ci
+        line = format("%s · slope %s %s (95%% CI %s … %s, tolerance %s slots)", text, signed(@live_set.slope),
+                      @live_set.unit, signed(low), signed(high), slots(@live_set.tolerance))
+        return line unless @live_set.needed
+
+        "#{line} · about #{slots(@live_set.needed)} #{script? ? 's' : 'requests'} would decide it"
+      end
+
+      def runs
+        time = @gc.time_ms ? format(" · %.2f s", @gc.time_ms / 1000.0) : ""
+        shares = [(format("%.1f%% of wall", @gc.wall_share * 100) if @gc.wall_share),
+                  (format("%.1f%% of CPU", @gc.cpu_share * 100) if @gc.cpu_share)].compact
+        live = @gc.heap_live_slots || Summary::Span.new
+        "#{@gc.runs} runs (#{@gc.minor} minor, #{@gc.major} major)#{time}" \
+          "#{" (#{shares.join(', ')})" if shares.any?} · live slots #{live.start} → #{live.end}"
+      end
+
+      def pauses
+        pause = @gc.pause_ms
+        return @gc.note && @color.dim(@gc.note) unless pause&.max
+
+        format("pauses p50 %.2f ms · p99 %.2f ms · max %.2f ms", pause.p50, pause.p99, pause.max)
+      end
+
+      def causes
+        parts = [["major by", @gc.major_by], ["minor by", @gc.minor_by]].filter_map do |label, counts|
+          "#{label} #{counts.map { |cause, n| "#{cause} ×#{n}" }.join(', ')}" unless counts.to_h.empty?
+        end
+        parts.join(" · ") unless parts.empty?
+      end
+
+      def settings
+        Array(@gc.settings).map do |setting|
+          line = "#{Text.printable(setting.name)}=#{Text.printable(setting.value.to_s)}"
+          setting.ignored ? "#{@color.yellow('!')} #{line} — #{setting.ignored}" : line
+        end
+      end
+
+      # Each GC's pause with the agent's events, else GC time per second.
+      def time_series
+        return [@series.gc_pause_ms, "GC pause per GC, ms"] if @series.gc_pause_ms
+
+        [@series.gc_ms_per_s, "GC time, ms per s"]
+      end
+
+      def sparkline(points, label)
+        points = Array(points).reject { |point| point.last.nil? }
+        return if points.size < 2
+
+        "#{Sparkline.render(points.map(&:last))}  #{@color.dim("#{label} over #{points.last.first.round} s")}"
+      end
+
+      def script? = !@summary.script.nil?
+
+      def signed(value) = grouped(format("%+.0f", value))
+
+      def slots(value) = grouped(value.round.to_s)
+
+      def grouped(text) = text.gsub(/(\d)(?=(\d{3})+(?!\d))/, '\\1,')
+    end
+  end
+end

@@ -1,0 +1,47 @@
+# frozen_string_literal: true
+
+require_relative "../value"
+require_relative "figures"
+
+module Mallard
+  module Summary
+    # One RUBY_GC_* variable the subject ran with; ignored says why this Ruby does not read it (nil: it does).
+    GcSetting = Value.define(:name, :value, :ignored)
+
+    # Whether each major GC takes longer as the live set grows: Spearman's rho of major-GC pause against the live
+    # slots after it, with its 95% interval, and the fitted slope in ms per 100,000 live slots with its interval.
+    # finding: "rising", "falling", "no_relation" or "unmeasured"; sentence says it in words (or why not).
+    Correlation = Value.define(:spearman, :ci, :slope_ms_per_100k_slots, :slope_ci, :majors, :finding, :sentence)
+
+    # GC activity over the measured span, summed over the subject's processes. count .. heap_allocated_pages
+    # come from GC.stat at each agent interval; runs, minor, major, pause_ms, major_by and minor_by from the
+    # agent's per-GC events when the run has them (source says which), else runs/minor/major from GC.stat and
+    # the per-GC figures nil (note says so). wall_share and cpu_share: GC time over the processes' wall time and
+    # over the subject's CPU time. major_by: major GCs by why they were major; minor_by: minor GCs by trigger.
+    Gc = Value.define(:count, :minor_gc_count, :major_gc_count, :time_ms, :share_of_wall, :runs, :minor, :major,
+                      :wall_share, :cpu_share, :source, :note, :major_by, :minor_by,
+                      heap_live_slots: Span, old_objects: Span, heap_allocated_pages: Span, pause_ms: Percentiles,
+                      major_time_vs_live_set: Correlation, settings: [GcSetting])
+
+    class Gc
+      # A summary written before GC events were read counted runs only as GC.stat did.
+      def self.from_h(hash)
+        figures = super
+        return figures unless figures.is_a?(self)
+
+        figures.runs ||= figures.count
+        figures.minor ||= figures.minor_gc_count
+        figures.major ||= figures.major_gc_count
+        figures.wall_share ||= figures.share_of_wall
+        figures
+      end
+    end
+
+    # The live set — the Ruby objects still reachable — judged like memory (Analysis::LeakVerdict's rule, in
+    # slots): its slope per `per` units of work (1,000 requests, or 1 second for a script) with a 95% interval,
+    # the tolerance in slots, and the work that would decide an inconclusive one (needed). measure says what was
+    # judged: heap_live_slots after each major GC, or old objects at each agent interval without GC events.
+    LiveSet = Value.define(:verdict, :slope, :ci, :unit, :samples, :observed, :tolerance, :needed, :method,
+                           :measure, :start, :end)
+  end
+end

@@ -1,0 +1,89 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require_relative "../support/gc_runs"
+
+# The live set and its verdict, on hand-built runs: from per-GC events when there are some, from the agent's
+# GC.stat intervals (old objects) when not; against requests for a server, seconds for a script.
+class LiveSetTest < Minitest::Test
+  include GcRuns
+  LiveSet = Mallard::Analysis::LiveSet
+
+  def test_a_live_set_that_grows_after_each_major_gc_is_growing
+    random = Random.new(1)
+    events = major_events(30, live: ->(i) { 200_000 + (20_000 * i) + random.rand(-2000..2000) })
+    live_set = LiveSet.call(gc_run(events: events))
+
+    assert_equal "growing", live_set.verdict
+    assert_equal LiveSet::AFTER_MAJOR, live_set.measure
+    assert_equal "slots per 1,000 requests", live_set.unit
+    # 20,000 slots per second at 100 requests per second: 200,000 slots per 1,000 requests
+    assert_in_delta 200_000, live_set.slope, 10_000
+    assert_operator live_set.ci[0], :<, live_set.slope
+    assert_operator live_set.ci[1], :>, live_set.slope
+  end
+
+  def test_a_live_set_that_levelled_off_is_plateaued
+    random = Random.new(2)
+    events = major_events(30, live: ->(_i) { 300_000 + random.rand(-1500..1500) })
+    live_set = LiveSet.call(gc_run(events: events))
+
+    assert_equal "plateaued", live_set.verdict
+    assert_operator live_set.tolerance, :>=, LiveSet::MIN_TOLERANCE_SLOTS
+  end
+
+  def test_minor_gcs_do_not_count_as_readings_of_the_live_set
+    events = (major_events(30, live: ->(_i) { 300_000 }) + minor_events(100)).sort_by(&:t)
+
+    assert_equal 30, LiveSet.call(gc_run(events: events)).samples
+  end
+
+  def test_without_events_old_objects_at_each_interval_stand_in
+    agent = agent_records(61, old: ->(i) { 100_000 + (5_000 * i) })
+    live_set = LiveSet.call(gc_run(agent: agent, events: nil))
+
+    assert_equal "growing", live_set.verdict
+    assert_equal LiveSet::OLD_OBJECTS, live_set.measure
+    assert_in_delta 100_000, live_set.slope, 1 # 5,000 per half second = 10,000/s = 100,000 per 1k requests
+  end
+
+  # A major GC recounts old objects from zero while it marks incrementally: a reading taken then is left out.
+  def test_a_reading_taken_while_a_major_gc_marks_is_left_out
+    levels = Array.new(61) { |i| 300_000 + (500 * ((-1)**i)) }
+    levels[30] = 606
+    agent = agent_records(61, old: ->(i) { levels[i] })
+    live_set = LiveSet.call(gc_run(agent: agent))
+
+    assert_equal 60, live_set.samples
+    assert_equal "plateaued", live_set.verdict
+  end
+
+  def test_a_script_is_judged_per_second_over_its_whole_run
+    events = major_events(12, live: ->(i) { 100_000 + (50_000 * i) }, start: 0.1, every: 0.2, requests_per_s: 0)
+    live_set = LiveSet.call(gc_run(events: events, script: true))
+
+    assert_equal "growing", live_set.verdict
+    assert_equal "slots per second", live_set.unit
+    assert_in_delta 250_000, live_set.slope, 1
+  end
+
+  def test_several_processes_are_summed
+    events = major_events(20, live: ->(_i) { 100_000 }).each_with_index.map do |event, i|
+      Mallard::Run::GcEvent.new(**event.to_h, pid: i.even? ? 1 : 2)
+    end
+    points, = LiveSet.points(gc_run(events: events))
+
+    assert_equal 200_000, points.last.slots
+  end
+
+  def test_nothing_measured_without_an_agent
+    assert_nil LiveSet.call(gc_run(agent: [], events: nil))
+  end
+
+  def test_too_few_readings_are_inconclusive_without_a_slope
+    live_set = LiveSet.call(gc_run(events: major_events(3, live: ->(i) { 100_000 * i })))
+
+    assert_equal "inconclusive", live_set.verdict
+    assert_nil live_set.slope
+  end
+end

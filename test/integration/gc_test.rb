@@ -1,0 +1,104 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "tmpdir"
+
+# `mallard gc` end to end: real scripts and a real Puma app, the real agent. Until the agent's GC event hook
+# lands, the live set comes from GC.stat's old objects at each interval; with events, from the live slots after
+# each major GC, and major-GC time is judged against it.
+class GcIntegrationTest < Minitest::Test
+  include Processes
+
+  APPS = File.expand_path("../fixtures/apps", __dir__)
+  SCRIPTS = File.expand_path("../fixtures/scripts", __dir__)
+
+  def setup
+    super
+    @tmp = Dir.mktmpdir("mallard-gc-test")
+  end
+
+  def teardown
+    FileUtils.remove_entry(@tmp)
+    super
+  end
+
+  # 4M memoised results: about 6 s and 650 MiB, the live set growing by half a million slots a second. The agent
+  # writes GC.stat only when its thread gets the GVL from the busy script (2-3 times a second here): shorter runs
+  # give too few readings to decide.
+  def test_a_script_that_memoises_everything_has_a_growing_live_set
+    summary = gc_script("growing_cache.rb", 4_000_000)
+
+    assert_equal "gc", summary["kind"]
+    assert_equal "growing", summary.dig("verdict", "live_set"), [summary["live_set"], summary["run_dir"]].inspect
+    assert_equal "slots per second", summary.dig("live_set", "unit")
+    assert_operator summary.dig("live_set", "ci", 0), :>, 0
+    assert_documented_keys(summary)
+    relation = summary.dig("gc", "major_time_vs_live_set")
+    assert_equal "rising", relation["finding"], relation.inspect if events?(summary)
+  end
+
+  # The same work, keeping nothing: about 4 s of a flat live set.
+  def test_a_script_that_keeps_nothing_has_a_plateaued_live_set
+    summary = gc_script("no_cache.rb", 16_000_000)
+
+    assert_equal "plateaued", summary.dig("verdict", "live_set"), summary["live_set"].inspect
+    assert_equal "plateaued", summary.dig("verdict", "overall")
+  end
+
+  def test_an_app_that_retains_per_request_grows_on_both_counts
+    summary = gc_app("leaky", "--duration", "6")
+
+    assert_equal "growing", summary.dig("verdict", "memory")
+    assert_equal "growing", summary.dig("verdict", "live_set"), summary["live_set"].inspect
+    assert_equal "slots per 1,000 requests", summary.dig("live_set", "unit")
+    assert_match(/retains objects/, summary.dig("verdict", "conclusion"))
+    assert_operator summary.dig("gc", "cpu_share"), :>, 0
+  end
+
+  # Read from the subject's environment at boot; the per-pool variable is Ruby 3.3's.
+  def test_the_gc_settings_the_subject_ran_with_are_listed_and_those_its_ruby_ignores_flagged
+    summary = gc_script("no_cache.rb", 1000, env: { "RUBY_GC_HEAP_0_INIT_SLOTS" => "5000" })
+    setting = summary.dig("gc", "settings").find { |s| s["name"] == "RUBY_GC_HEAP_0_INIT_SLOTS" }
+
+    assert_equal "5000", setting["value"]
+    assert_equal Gem::Version.new(RUBY_VERSION) < Gem::Version.new("3.3"), !setting["ignored"].nil?
+  end
+
+  # A gc run is a soak run: report shows it GC first, diff compares it.
+  def test_report_and_diff_read_a_gc_run
+    first = gc_script("no_cache.rb", 2_000_000, out: "first")["run_dir"]
+    second = gc_script("no_cache.rb", 2_000_000, out: "second")["run_dir"]
+    out, err, status = mallard("report", first)
+
+    assert_equal 0, status.exitstatus, err
+    assert_match(/\Amallard gc — /, out)
+    assert_operator out.index("  GC "), :<, out.index("  Memory ")
+    _, err, status = mallard("diff", first, second)
+    assert_equal 0, status.exitstatus, err
+  end
+
+  private
+
+  def gc_script(script, count, out: script, env: {})
+    out, err, status = mallard("gc", "--script", File.join(SCRIPTS, script), "--interval", "0.1", "--json",
+                               "--out", File.join(@tmp, out), "--", count, env: env)
+    assert_equal 0, status.exitstatus, err
+    JSON.parse(out)
+  end
+
+  def gc_app(app, *args)
+    out, err, status = mallard("gc", File.join(APPS, app), "--json", "--out", File.join(@tmp, "run"), *args)
+    assert_includes [0, 69], status.exitstatus, err
+    JSON.parse(out)
+  end
+
+  def events?(summary) = summary.dig("gc", "source") == "the agent's GC events"
+
+  def assert_documented_keys(summary)
+    %w[verdict.live_set live_set.slope live_set.ci gc.runs gc.major gc.minor gc.wall_share gc.cpu_share]
+      .each { |key| refute_nil summary.dig(*key.split(".")), key }
+    %w[gc.pause_ms gc.major_time_vs_live_set].each { |key| assert summary.dig(*key.split(".")), key }
+    %w[p50 p99 max].each { |key| assert summary.dig("gc", "pause_ms").key?(key), key }
+  end
+end
