@@ -90,7 +90,7 @@ gc_entered(void)
 static void
 gc_started(void)
 {
-    if (in_gc) store(&current); /* never seen: the previous GC ends its sweep before another starts */
+    if (in_gc) dropped++; /* never seen: the previous GC ends its sweep before another starts */
     in_gc = 1;
     sweep_ended = 0;
     current.t = step_began;
@@ -266,6 +266,7 @@ Init_gc_events_ext(void)
 
     rb_define_const(mGcEvents, "RING_SIZE", INT2FIX(RING_SIZE));
     rb_define_const(mGcEvents, "EVENT_FIELDS", INT2FIX(EVENT_FIELDS));
+    rb_define_const(mGcEvents, "RING_BYTES", SIZET2NUM(sizeof(ring)));
     rb_define_singleton_method(mGcEvents, "start", gc_events_start, 0);
     rb_define_singleton_method(mGcEvents, "started?", gc_events_started_p, 0);
     rb_define_singleton_method(mGcEvents, "drain", gc_events_drain, 1);
