@@ -53,7 +53,7 @@ static int in_gc, sweep_ended;
 static double step_began;
 static size_t malloc_at_enter, oldmalloc_at_enter;
 
-static VALUE tracepoint = Qnil;
+static VALUE tracepoints = Qnil; /* an Array of the TracePoints, kept from the GC */
 static VALUE sym_major_by, sym_gc_by, sym_heap_live_slots, sym_old_objects, sym_heap_allocated_pages,
     sym_malloc_increase_bytes, sym_oldmalloc_increase_bytes;
 
@@ -126,32 +126,53 @@ gc_exited(void)
     store(&current);
 }
 
+/* One tracepoint per event, so a hook never asks which event it is: rb_tracearg_from_tracepoint reads the
+ * running thread's trace state, which during a lazy sweep continued from another thread's allocation is
+ * not reliably this hook's on every Ruby (ruby/ruby#17320). */
 static void
-gc_hook(VALUE tpval, void *data)
-{
-    switch (rb_tracearg_event_flag(rb_tracearg_from_tracepoint(tpval))) {
-      case RUBY_INTERNAL_EVENT_GC_ENTER: gc_entered(); break;
-      case RUBY_INTERNAL_EVENT_GC_START: gc_started(); break;
-      case RUBY_INTERNAL_EVENT_GC_END_SWEEP: gc_sweep_ended(); break;
-      case RUBY_INTERNAL_EVENT_GC_EXIT: gc_exited(); break;
-      default: break;
-    }
-}
+entered_hook(VALUE tpval, void *data) { gc_entered(); }
+static void
+started_hook(VALUE tpval, void *data) { gc_started(); }
+static void
+sweep_ended_hook(VALUE tpval, void *data) { gc_sweep_ended(); }
+static void
+exited_hook(VALUE tpval, void *data) { gc_exited(); }
+
+static const struct {
+    rb_event_flag_t event;
+    void (*hook)(VALUE tpval, void *data);
+} hooks[] = {
+    { RUBY_INTERNAL_EVENT_GC_ENTER, entered_hook },
+    { RUBY_INTERNAL_EVENT_GC_START, started_hook },
+    { RUBY_INTERNAL_EVENT_GC_END_SWEEP, sweep_ended_hook },
+    { RUBY_INTERNAL_EVENT_GC_EXIT, exited_hook },
+};
+#define HOOK_COUNT (sizeof(hooks) / sizeof(hooks[0]))
 
 /*
  * Mallard::GcEvents.start -> true or false
  *
- * Starts recording; true if this call installed the hook, false if it already was.
+ * Starts recording; true if this call installed the hooks, false if they already were.
+ *
+ * Cost: on Ruby 3.1 and 3.2 any internal GC event hook sends every object allocation through the GC's
+ * slow path (ruby/ruby#8378, fixed in 3.3), about 20% more CPU in an allocation-bound loop; see
+ * bench/README.md.
  */
 static VALUE
 gc_events_start(VALUE self)
 {
-    if (!NIL_P(tracepoint)) return Qfalse;
+    size_t i;
 
-    tracepoint = rb_tracepoint_new(0, RUBY_INTERNAL_EVENT_GC_ENTER | RUBY_INTERNAL_EVENT_GC_START |
-                                          RUBY_INTERNAL_EVENT_GC_END_SWEEP | RUBY_INTERNAL_EVENT_GC_EXIT,
-                                   gc_hook, NULL);
-    rb_tracepoint_enable(tracepoint);
+    if (!NIL_P(tracepoints)) return Qfalse;
+
+    tracepoints = rb_ary_new_capa(HOOK_COUNT);
+    for (i = 0; i < HOOK_COUNT; i++) {
+        VALUE tracepoint = rb_tracepoint_new(0, hooks[i].event, hooks[i].hook, NULL);
+
+        rb_ary_push(tracepoints, tracepoint);
+    }
+    /* Enabled only once all exist: a half-installed set would record steps without starts. */
+    for (i = 0; i < HOOK_COUNT; i++) rb_tracepoint_enable(RARRAY_AREF(tracepoints, i));
     return Qtrue;
 }
 
@@ -159,7 +180,7 @@ gc_events_start(VALUE self)
 static VALUE
 gc_events_started_p(VALUE self)
 {
-    return NIL_P(tracepoint) ? Qfalse : Qtrue;
+    return NIL_P(tracepoints) ? Qfalse : Qtrue;
 }
 
 /*
@@ -248,7 +269,7 @@ Init_gc_events_ext(void)
     VALUE stat_keys[5];
     int i;
 
-    rb_gc_register_address(&tracepoint);
+    rb_gc_register_address(&tracepoints);
     sym_major_by = static_symbol("major_by");
     sym_gc_by = static_symbol("gc_by");
     stat_keys[0] = sym_heap_live_slots = static_symbol("heap_live_slots");
