@@ -5,6 +5,8 @@
 #    measured with wrk in interleaved runs (A B, B A, ...) so machine drift hits both alike;
 # 2. CPU per GC: CPU time of a fresh Ruby running minor GCs, with the hook and the agent's line building (a
 #    "gc" line every 70 GCs) against without the extension, interleaved; less disturbed by other load than 1;
+#    and the CPU of an allocation-bound loop (the stable app's 200 strings, 200,000 times), where Ruby 3.1 and
+#    3.2 send every allocation through the GC's slow path once any GC event hook is installed;
 # 3. memory: RSS growth of a Ruby process across many GCs with the ring (drained as the agent does, and never
 #    drained, so every GC past the ring is dropped) and, for comparison, with GC::Profiler, which keeps them all.
 #   ruby bench/gc_events_cost.rb [ROUNDS] [SECONDS] [APP] [GCS]
@@ -111,3 +113,30 @@ per_gc.each do |variant, values|
                                                                                      end.join(", "))
 end
 puts format("  the timeline's share: median %.2f µs a GC (95%% CI %.2f … %.2f)", stats.median(extra), low, high)
+
+alloc_probe = <<~RUBY
+  if ARGV[0] == "on"
+    require "mallard/gc_events_ext"
+    Mallard::GcEvents.start
+  end
+  cpu = -> { Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) }
+  20_000.times { Array.new(200) { |i| "row \#{i}" } }
+  began = cpu.call
+  200_000.times { Array.new(200) { |i| "row \#{i}" } }
+  puts cpu.call - began
+RUBY
+loop_cpu = { off: [], on: [] }
+rounds.times do |round|
+  %i[off on].rotate(round % 2).each do |variant|
+    loop_cpu[variant] << Float(IO.popen([RbConfig.ruby, "-I#{lib}", "-e", alloc_probe, variant.to_s], &:read))
+  end
+end
+ratios = loop_cpu[:on].zip(loop_cpu[:off]).map { |on, off| on / off }
+low, high = stats.bootstrap_ci(ratios) { |sample| stats.median(sample) }
+puts "CPU of an allocation-bound loop (40 million strings), Ruby #{RUBY_VERSION}, #{rounds} interleaved rounds"
+loop_cpu.each do |variant, values|
+  puts format("  hooks %-4s median %.2f s  (%s)", variant, stats.median(values), values.map do |v|
+                                                                                   v.round(2)
+                                                                                 end.join(", "))
+end
+puts format("  on/off: median %.3f (95%% CI %.3f … %.3f)", stats.median(ratios), low, high)
