@@ -17,8 +17,9 @@ Gem::Specification.new do |spec|
   spec.metadata["rubygems_mfa_required"] = "true"
 
   spec.files = Dir["lib/**/*.rb", "ext/**/*.{c,rb}", "exe/*", "examples/**/*", "README.md", "LICENSE"]
-  # Optional: builds nothing (and says why) where the C library has no malloc_trim.
-  spec.extensions = ["ext/mallard/extconf.rb"]
+  # Both optional: each builds nothing (and says why) where the C library has no malloc_trim, or where
+  # Ruby has no internal GC event hooks.
+  spec.extensions = ["ext/mallard/extconf.rb", "ext/mallard_gc/extconf.rb"]
   spec.bindir = "exe"
   spec.executables = ["mallard"]
   spec.require_paths = ["lib"]

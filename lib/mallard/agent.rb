@@ -4,6 +4,7 @@
 # It stays small and self-contained (its own files and json only, never the whole gem) because it
 # runs inside someone else's process, and it does nothing unless MALLARD_AGENT_OUT is set.
 require_relative "agent/gc_snapshot"
+require_relative "agent/gc_timeline"
 require_relative "agent/recorder"
 require_relative "agent/owner"
 require_relative "agent/middleware"
@@ -34,14 +35,26 @@ module Mallard
         path = env["MALLARD_AGENT_OUT"]
         return if path.nil? || path.empty?
 
-        @recorder = Recorder.new(path: path, interval: interval_from(env), origin: origin_from(env),
-                                 owner: Owner.from_env(env))
+        origin = origin_from(env)
+        @recorder = Recorder.new(path: path, interval: interval_from(env), origin: origin,
+                                 owner: Owner.from_env(env), gc_timeline: gc_timeline(env, origin))
         Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
         at_exit { @recorder.stop }
         @recorder.start
       end
 
       private
+
+      # MALLARD_GC_EVENTS=off leaves the timeline out, for benchmarks that measure what it costs.
+      def gc_timeline(env, origin)
+        return if env["MALLARD_GC_EVENTS"] == "off"
+
+        reason = GcTimeline.start
+        return GcTimeline.new(origin: origin) unless reason
+
+        warn "mallard agent: per-GC timing is unavailable (#{reason}); the interval records still carry GC counts"
+        nil
+      end
 
       def interval_from(env)
         interval = Float(env["MALLARD_AGENT_INTERVAL"], exception: false)

@@ -9,6 +9,7 @@ require "socket"
 require "timeout"
 require "tmpdir"
 require "mallard/target/rackup"
+require "mallard"
 
 # The agent inside a real Puma, single and clustered, started the way mallard starts a subject:
 # RUBYOPT loads the agent, the generated rackup puts the middleware in front of the user's app.
@@ -64,6 +65,19 @@ class AgentPumaTest < Minitest::Test
     end
   end
 
+  # Each GC of the serving process once, on the run's clock, with the requests served when it was written.
+  def test_gc_lines_become_the_runs_gc_events
+    Timeout.timeout(TEST_TIMEOUT) do
+      port = start_puma(workers: 0)
+      20.times { assert_equal "200", get(port, "/garbage").code }
+      stop_puma
+
+      events = Mallard::Run::SoakReader.read(Mallard::Run::Directory.new(@dir)).gc_events
+      assert_operator events.count { |event| event.requests.positive? }, :>, 0, "GCs while serving"
+      assert_gc_events(events, [@master])
+    end
+  end
+
   def test_the_generated_rackup_loads_the_app_under_its_real_path
     Timeout.timeout(TEST_TIMEOUT) do
       port = start_puma(workers: 0)
@@ -89,11 +103,12 @@ class AgentPumaTest < Minitest::Test
             "$LOADED_FEATURES.grep(%r{/mallard[/.]}).map { |f| f.delete_prefix('#{LIB}/') }.sort]"
     idle = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => nil)
     active = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out)
-    files = %w[mallard/agent.rb mallard/agent/gc_snapshot.rb mallard/agent/middleware.rb mallard/agent/owner.rb
-               mallard/agent/record_line.rb mallard/agent/recorder.rb]
+    files = %w[mallard/agent.rb mallard/agent/gc_snapshot.rb mallard/agent/gc_timeline.rb mallard/agent/middleware.rb
+               mallard/agent/owner.rb mallard/agent/record_line.rb mallard/agent/recorder.rb]
+    extension = "mallard/gc_events_ext.#{RbConfig::CONFIG['DLEXT']}"
 
     assert_equal ["NilClass", 1, nil, files].inspect, idle
-    assert_equal ["Mallard::Agent::Recorder", 2, nil, files].inspect, active
+    assert_equal ["Mallard::Agent::Recorder", 2, nil, (files + [extension]).sort].inspect, active
   end
 
   private
@@ -116,7 +131,25 @@ class AgentPumaTest < Minitest::Test
       assert_equal finals[pid], list.sum { |record| record["in_app_ms"].size }, "pid #{pid}"
       assert_moves_forward(list)
     end
+    assert_within_the_run(by_pid.keys)
+  end
+
+  def assert_within_the_run(pids)
     assert_operator records.map { |record| record["t"] }.max, :<, now - @t0
+    assert_gc_events(gc_events, pids)
+  end
+
+  # A forked worker starts with an empty ring: no GC may be reported by two processes.
+  def assert_gc_events(events, pids)
+    refute_empty events
+    assert_empty events.map(&:pid) - pids
+    assert_equal events.size, events.map { |event| [event.t, event.pause_ms] }.uniq.size, "a GC reported twice"
+    events.each do |event|
+      assert_operator event.t, :>, 0, event.inspect
+      assert_operator event.t, :<, now - @t0, event.inspect
+      assert_operator event.pause_ms, :>, 0, event.inspect
+      refute_nil event.requests, event.inspect
+    end
   end
 
   def assert_moves_forward(list)
@@ -194,8 +227,17 @@ class AgentPumaTest < Minitest::Test
     Net::HTTP.get_response(URI("http://127.0.0.1:#{port}#{path}"))
   end
 
+  # The interval records; lines also holds the "gc" lines.
   def records
-    @records ||= File.readlines(@out).map { |line| JSON.parse(line) }
+    lines.select { |line| line["kind"] == "agent" }
+  end
+
+  def lines
+    @lines ||= File.readlines(@out).map { |line| JSON.parse(line) }
+  end
+
+  def gc_events
+    Mallard::Run::SoakReader.records(lines)["gc"]
   end
 
   def worker_pids

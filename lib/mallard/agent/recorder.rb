@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "gc_snapshot"
+require_relative "gc_timeline"
 require_relative "record_line"
 
 module Mallard
@@ -21,10 +22,12 @@ module Mallard
 
       # origin: the CLOCK_MONOTONIC value every record's t is measured from (mallard's MALLARD_T0).
       # owner: the mallard process of the run (an Owner); once it is gone nothing more is written.
+      # gc_timeline: a GcTimeline whose "gc" line follows each interval's record, when there were GCs.
       def initialize(path:, interval: 0.5, origin: Process.clock_gettime(Process::CLOCK_MONOTONIC),
-                     sample_cap: SAMPLE_CAP, owner: nil)
+                     sample_cap: SAMPLE_CAP, owner: nil, gc_timeline: nil)
         @path = path
         @owner = owner
+        @gc_timeline = gc_timeline
         @interval = interval
         @origin = origin
         @sample_cap = sample_cap
@@ -83,6 +86,7 @@ module Mallard
         @running = false
         @thread = nil
         reset
+        @gc_timeline&.after_fork
         start if was_running
       end
 
@@ -103,11 +107,24 @@ module Mallard
         end
       end
 
-      # Appends the interval's record while the run lasts; false once it is over.
+      # The GCs since the previous take_gc, as a "gc" line valid until the next; nil when there were none or
+      # there is no timeline.
+      def take_gc
+        return unless @gc_timeline
+
+        @taking.synchronize do
+          @gc_timeline.build(time: Process.clock_gettime(Process::CLOCK_MONOTONIC) - @origin, pid: Process.pid,
+                             requests: @requests)
+        end
+      end
+
+      # Appends the interval's record, and its GCs', while the run lasts; false once it is over.
       def flush
         return false unless run_going_on?
 
         append(take)
+        gc_line = take_gc
+        append(gc_line) if gc_line
         true
       rescue StandardError => e
         warn_once(e)
