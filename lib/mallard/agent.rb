@@ -45,9 +45,13 @@ module Mallard
 
       private
 
-      # MALLARD_GC_EVENTS=off leaves the timeline out, for benchmarks that measure what it costs.
+      # The per-GC timeline's hooks cost little per GC, but on Ruby 3.1 and 3.2 any internal GC hook sends every
+      # allocation through the GC's slow path (fixed in 3.3, ruby/ruby#8378): 2-8% of a GC-heavy app's
+      # throughput here (bench/README.md). So the timeline is on by default only from 3.3; `mallard gc` asks for
+      # it everywhere (MALLARD_GC_EVENTS=on), and MALLARD_GC_EVENTS=off leaves it out for benchmarks.
       def gc_timeline(env, origin)
-        return if env["MALLARD_GC_EVENTS"] == "off"
+        wanted = env.fetch("MALLARD_GC_EVENTS") { RUBY_VERSION >= "3.3" ? "on" : "off" }
+        return if wanted == "off"
 
         reason = GcTimeline.start
         return GcTimeline.new(origin: origin) unless reason

@@ -102,13 +102,22 @@ class AgentPumaTest < Minitest::Test
     probe = "p [Mallard::Agent.recorder.class.name, Thread.list.size, defined?(Mallard::CLI), " \
             "$LOADED_FEATURES.grep(%r{/mallard[/.]}).map { |f| f.delete_prefix('#{LIB}/') }.sort]"
     idle = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => nil)
-    active = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out)
+    active = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_GC_EVENTS" => "on")
     files = %w[mallard/agent.rb mallard/agent/gc_snapshot.rb mallard/agent/gc_timeline.rb mallard/agent/middleware.rb
                mallard/agent/owner.rb mallard/agent/record_line.rb mallard/agent/recorder.rb]
     extension = "mallard/gc_events_ext.#{RbConfig::CONFIG['DLEXT']}"
 
     assert_equal ["NilClass", 1, nil, files].inspect, idle
     assert_equal ["Mallard::Agent::Recorder", 2, nil, (files + [extension]).sort].inspect, active
+  end
+
+  # Its GC hooks send every allocation through the slow path before Ruby 3.3: there they are asked for.
+  def test_the_per_gc_hooks_are_installed_by_default_only_where_they_cost_no_allocations
+    probe = "p $LOADED_FEATURES.grep(/gc_events_ext/).size"
+    default = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out)
+
+    assert_equal (RUBY_VERSION >= "3.3" ? 1 : 0).to_s, default
+    assert_equal "0", ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_GC_EVENTS" => "off")
   end
 
   private
@@ -180,7 +189,7 @@ class AgentPumaTest < Minitest::Test
 
   def agent_env
     { "RUBYOPT" => "-I#{LIB} -rmallard/agent", "MALLARD_AGENT_OUT" => @out,
-      "MALLARD_AGENT_INTERVAL" => INTERVAL.to_s, "MALLARD_T0" => format("%.6f", @t0) }
+      "MALLARD_AGENT_INTERVAL" => INTERVAL.to_s, "MALLARD_T0" => format("%.6f", @t0), "MALLARD_GC_EVENTS" => "on" }
   end
 
   def puma_bin

@@ -26,8 +26,8 @@ module Mallard
       MIN_TOLERANCE_SLOTS = 1000
       PER_REQUESTS = 1000
       AFTER_MAJOR = "heap_live_slots after each major GC"
-      OLD_OBJECTS = "old objects at each agent interval (no per-GC events in this run: old objects, which " \
-                    "survived several GCs, stand in for the live set)"
+      OLD_OBJECTS = "old objects at each agent interval (no per-GC events in this run, or too few major GCs to " \
+                    "judge: old objects, which survived several GCs, stand in for the live set)"
 
       module_function
 
@@ -51,10 +51,14 @@ module Mallard
       # @return [Array(Array<Point>, String)]
       def points(run)
         majors = Array(run.gc_events).select { |event| major?(event) && event.heap_live_slots }
-        return [summed(majors, &:heap_live_slots), AFTER_MAJOR] if majors.any?
+        # A run with few major GCs (a short one, a small heap) gives too few readings after them for a verdict:
+        # the interval readings, many more, judge it instead.
+        after_major = summed(majors, &:heap_live_slots)
+        return [after_major, AFTER_MAJOR] if majors.size >= LeakVerdict::MIN_SAMPLES
 
         records = run.agent.select { |record| record.gc&.fetch("old_objects", nil) }
-        [summed(settled(records)) { |record| record.gc["old_objects"] }, OLD_OBJECTS]
+        intervals = summed(settled(records)) { |record| record.gc["old_objects"] }
+        intervals.empty? ? [after_major, AFTER_MAJOR] : [intervals, OLD_OBJECTS]
       end
 
       # A major GC recounts old objects from zero while it marks, and marking is incremental: GC.stat read in

@@ -28,9 +28,11 @@ module Mallard
         loads.empty? ? options : [%(-I#{AGENT_LIB}), *loads, options].compact.join(" ")
       end
 
+      # gc_events: ask for the per-GC timeline even where its hooks slow allocation (Agent#gc_timeline).
       def agent_variables(agent)
         { "MALLARD_AGENT_OUT" => agent.fetch(:out), "MALLARD_T0" => format("%.6f", agent.fetch(:t0)),
-          "MALLARD_AGENT_INTERVAL" => agent.fetch(:interval).to_s }
+          "MALLARD_AGENT_INTERVAL" => agent.fetch(:interval).to_s,
+          "MALLARD_GC_EVENTS" => ("on" if agent[:gc_events]) }
       end
 
       def without_bundler(value, separator)
