@@ -8,7 +8,7 @@ require "mallard/agent/gc_timeline"
 require "mallard/agent/recorder"
 require "mallard/run/records"
 
-class GcTimelineTest < Minitest::Test
+class AgentGcTimelineTest < Minitest::Test
   GcTimeline = Mallard::Agent::GcTimeline
 
   def setup
