@@ -71,7 +71,7 @@ class LiveSetTest < Minitest::Test
     events = major_events(20, live: ->(_i) { 100_000 }).each_with_index.map do |event, i|
       Mallard::Run::GcEvent.new(**event.to_h, pid: i.even? ? 1 : 2)
     end
-    points, = LiveSet.points(gc_run(events: events))
+    points = LiveSet.points(gc_run(events: events))
 
     assert_equal 200_000, points.last.slots
   end

@@ -26,38 +26,56 @@ module Mallard
       MIN_TOLERANCE_SLOTS = 1000
       PER_REQUESTS = 1000
       AFTER_MAJOR = "heap_live_slots after each major GC"
-      OLD_OBJECTS = "old objects at each agent interval (no per-GC events in this run, or fewer major GCs than " \
-                    "intervals: old objects, which survived several GCs, stand in for the live set)"
+      OLD_OBJECTS = "old objects at each agent interval (old objects, which survived several GCs, stand in for " \
+                    "the live set)"
 
       module_function
 
       # @param run [Run::SoakRun]
       # @param from_t [Float, nil] the start of the span judged (a server's steady window); nil: the whole run
       # @return [Summary::LiveSet, nil] nil when nothing measured the heap (no agent inside the subject)
+      #
+      # Both measures are judged when the run has both, and a decided one wins unless the other decided the
+      # opposite: the readings after major GCs are the cleaner (a bounded app's live set sat within ±200 of 58,600
+      # slots over 25 majors while its old objects at each interval wandered enough to leave it undecided), but a
+      # run with few major GCs has too few of them for any power (9 majors are 3 batches, 1 df: a leaky app
+      # came out undecided there and growing on its 40 interval readings).
       def call(run, from_t: nil)
-        points, measure = points(run)
-        return if points.empty?
+        judged = measures(run).filter_map do |points, measure|
+          judge(run, judged_points(run, points, from_t), measure) unless points.empty?
+        end
+        return if judged.empty?
 
-        judged = judged_points(run, points, from_t)
-        xs, unit, per = axis(run, judged)
-        result = LeakVerdict.judge(work: xs, levels: judged.map(&:slots), min_tolerance: MIN_TOLERANCE_SLOTS, per: per)
+        decided = judged.reject { |live_set| live_set.verdict == "inconclusive" }
+        return judged.max_by(&:samples) if decided.empty? || decided.map(&:verdict).uniq.size > 1
+
+        decided.first
+      end
+
+      def judge(run, points, measure)
+        xs, unit, per = axis(run, points)
+        result = LeakVerdict.judge(work: xs, levels: points.map(&:slots), min_tolerance: MIN_TOLERANCE_SLOTS,
+                                   per: per)
         Summary::LiveSet.new(verdict: result.state, slope: result.slope, ci: result.ci, unit: unit,
                              samples: result.samples, observed: result.observed, tolerance: result.tolerance,
                              needed: result.needed, method: result.method, measure: measure,
-                             start: judged.first&.slots, end: judged.last&.slots)
+                             start: points.first&.slots, end: points.last&.slots)
       end
 
-      # The live set over the whole run, summed over processes, and what it measures.
-      # @return [Array(Array<Point>, String)]
-      def points(run)
+      # The live set over the whole run by the measure named, or the first the run has.
+      # @return [Array<Point>]
+      def points(run, measure = nil)
+        found = measures(run).reject { |points, _| points.empty? }
+        (found.find { |_, name| name == measure } || found.first)&.first || []
+      end
+
+      # The live set over the whole run, summed over processes, by each measure the run has, cleaner first.
+      # @return [Array<Array(Array<Point>, String)>]
+      def measures(run)
         majors = Array(run.gc_events).select { |event| major?(event) && event.heap_live_slots }
-        # The readings after major GCs are the cleaner, but a run with few major GCs (a short one, a small heap)
-        # has too few for a verdict with any power (9 majors are 3 batches, 1 df: a leaky app came out
-        # inconclusive): the measure with more readings judges, the one after major GCs on a tie.
-        after_major = summed(majors, &:heap_live_slots)
         records = run.agent.select { |record| record.gc&.fetch("old_objects", nil) }
-        intervals = summed(settled(records)) { |record| record.gc["old_objects"] }
-        intervals.size > after_major.size ? [intervals, OLD_OBJECTS] : [after_major, AFTER_MAJOR]
+        [[summed(majors, &:heap_live_slots), AFTER_MAJOR],
+         [summed(settled(records)) { |record| record.gc["old_objects"] }, OLD_OBJECTS]]
       end
 
       # A major GC recounts old objects from zero while it marks, and marking is incremental: GC.stat read in
@@ -105,7 +123,7 @@ module Mallard
         [requests, "slots per 1,000 requests", PER_REQUESTS]
       end
 
-      private_class_method :major?, :settled, :summed, :judged_points, :axis
+      private_class_method :judge, :measures, :major?, :settled, :summed, :judged_points, :axis
     end
   end
 end

@@ -18,14 +18,15 @@ module Mallard
       # @param run [Run::SoakRun]
       # @param warmup [Float, nil] seconds of warm-up after the start of load
       # @return [Summary::SoakSeries]
-      def call(run, warmup: nil)
+      # @param live_set_measure [String, nil] the live-set measure the verdict was judged on (LiveSet)
+      def call(run, warmup: nil, live_set_measure: nil)
         width = (run.interval.to_f * 2).round(3) # agent records jitter by a fraction of an interval
         start = run.phases.load_started_t
         Summary::SoakSeries.new(
           rss_kb: memory(run.totals, :rss_kb), pss_kb: memory(run.totals, :pss_kb),
           processes: processes(run), rps: requests_per_second(run.agent, width),
           **gc_rates(run.agent, width), live_slots: live_slots(run.agent, width), bin_s: width,
-          load_started_t: start, gc_pause_ms: gc_pauses(run), live_set: live_set(run),
+          load_started_t: start, gc_pause_ms: gc_pauses(run), live_set: live_set(run, live_set_measure),
           warmup: start && warmup.to_f.positive? ? [start, (start + warmup).round(3)] : nil
         )
       end
@@ -101,9 +102,10 @@ module Mallard
         thin(points) unless points.empty?
       end
 
-      # The live set the verdict judges (LiveSet), summed over processes; nil when nothing measured it.
-      def live_set(run)
-        points, = LiveSet.points(run)
+      # The live set by the measure the verdict judged (LiveSet), summed over processes; nil when nothing
+      # measured it.
+      def live_set(run, measure)
+        points = LiveSet.points(run, measure)
         thin(points.map { |point| [point.t.round(3), point.slots] }) unless points.empty?
       end
 

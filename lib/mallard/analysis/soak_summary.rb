@@ -15,7 +15,8 @@ module Mallard
       # @return [Summary::Soak]
       def for(run)
         summary = run.summary || call(run)
-        summary.series ||= SoakSeries.call(run, warmup: summary.verdict&.warmup_end_s)
+        summary.series ||= SoakSeries.call(run, warmup: summary.verdict&.warmup_end_s,
+                                                live_set_measure: summary.live_set&.measure)
         summary
       end
 
@@ -33,7 +34,7 @@ module Mallard
           allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), load: load,
           app: AppFigures.call(run.agent, run.load), gc: gc(run), live_set: live_set,
           script: script_figures(run), validity: Validity.call(run),
-          series: SoakSeries.call(run, warmup: verdict&.warmup_end_s)
+          series: SoakSeries.call(run, warmup: verdict&.warmup_end_s, live_set_measure: live_set&.measure)
         )
       end
 
