@@ -7,8 +7,11 @@ require "tmpdir"
 require "mallard/agent/gc_timeline"
 require "mallard/agent/recorder"
 require "mallard/run/records"
+require_relative "../support/allocation_counting"
 
 class AgentGcTimelineTest < Minitest::Test
+  include AllocationCounting
+
   GcTimeline = Mallard::Agent::GcTimeline
 
   def setup
@@ -91,14 +94,5 @@ class AgentGcTimelineTest < Minitest::Test
 
   def now
     Process.clock_gettime(Process::CLOCK_MONOTONIC)
-  end
-
-  def arrays_made
-    GC.disable # nothing freed while counting: the difference is what the block made
-    before = ObjectSpace.count_objects[:T_ARRAY]
-    yield
-    ObjectSpace.count_objects[:T_ARRAY] - before
-  ensure
-    GC.enable
   end
 end

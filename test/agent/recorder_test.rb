@@ -4,8 +4,11 @@ require "minitest/autorun"
 require "json"
 require "tmpdir"
 require "mallard/agent/recorder"
+require_relative "../support/allocation_counting"
 
 class RecorderTest < Minitest::Test
+  include AllocationCounting
+
   def setup
     @recorder = Mallard::Agent::Recorder.new(path: File::NULL, sample_cap: 4)
   end
@@ -94,14 +97,5 @@ class RecorderTest < Minitest::Test
     before = GC.stat(:total_allocated_objects)
     yield
     GC.stat(:total_allocated_objects) - before
-  end
-
-  def arrays_made
-    GC.disable # nothing freed while counting: the difference is what the block made
-    before = ObjectSpace.count_objects[:T_ARRAY]
-    yield
-    ObjectSpace.count_objects[:T_ARRAY] - before
-  ensure
-    GC.enable
   end
 end
