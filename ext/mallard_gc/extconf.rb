@@ -6,14 +6,7 @@
 # writes a Makefile that builds nothing, so `gem install mallard` still succeeds, and records why for the
 # agent to say so.
 require "mkmf"
-
-REASON_FILE = File.expand_path("../../lib/mallard/gc_events_ext.unavailable", __dir__)
-
-def record_unavailable(reason)
-  File.write(REASON_FILE, "#{reason}\n")
-  warn "mallard: #{reason}; the agent will record no per-GC timeline"
-  File.write("Makefile", dummy_makefile(__dir__).join)
-end
+require_relative "../optional_extension"
 
 checks = {
   "ruby/debug.h is missing (not CRuby?)" => -> { have_header("ruby/debug.h") },
@@ -28,10 +21,10 @@ checks = {
 }
 failed = checks.find { |_reason, check| !check.call }
 if failed
-  record_unavailable(failed.first)
+  OptionalExtension.unavailable("gc_events_ext", failed.first, "the agent will record no per-GC timeline", __dir__)
   return
 end
 
-FileUtils.rm_f(REASON_FILE)
+OptionalExtension.available("gc_events_ext")
 $CFLAGS << " -Wall -Wextra -Wno-unused-parameter" # rubocop:disable Style/GlobalVars -- mkmf's interface
 create_makefile("mallard/gc_events_ext")
