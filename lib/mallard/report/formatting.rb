@@ -67,8 +67,12 @@ module Mallard
 
       # "plateaued ×2, growing ×1": the leak verdicts of a configuration's counted runs.
       def tally(verdicts)
-        counts = Array(verdicts).compact.tally
-        counts.empty? ? "—" : counts.map { |verdict, n| "#{verdict} ×#{n}" }.join(", ")
+        counted(Array(verdicts).compact.tally) || "—"
+      end
+
+      # "oldgen ×3, nofree ×1" from { name => count }; nil when there is nothing counted.
+      def counted(counts)
+        counts.map { |name, n| "#{name} ×#{n}" }.join(", ") unless counts.to_h.empty?
       end
 
       def plural(count, word)

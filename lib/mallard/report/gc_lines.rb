@@ -64,7 +64,7 @@ module Mallard
 
       def causes
         parts = [["major by", @gc.major_by], ["minor by", @gc.minor_by]].filter_map do |label, counts|
-          "#{label} #{counts.map { |cause, n| "#{cause} ×#{n}" }.join(', ')}" unless counts.to_h.empty?
+          "#{label} #{counted(counts)}" unless counts.to_h.empty?
         end
         parts.join(" · ") unless parts.empty?
       end

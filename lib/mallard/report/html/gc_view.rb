@@ -33,8 +33,8 @@ module Mallard
           [["GC runs", "#{@gc.runs} (#{@gc.minor} minor, #{@gc.major} major)"],
            ["GC time", @gc.time_ms && "#{number(@gc.time_ms / 1000.0, 2)} s"],
            ["Share of wall time", percent(@gc.wall_share)], ["Share of CPU time", percent(@gc.cpu_share)],
-           ["Pauses", pauses], ["Major GCs by cause", causes(@gc.major_by)],
-           ["Minor GCs by trigger", causes(@gc.minor_by)],
+           ["Pauses", pauses], ["Major GCs by cause", counted(@gc.major_by)],
+           ["Minor GCs by trigger", counted(@gc.minor_by)],
            ["Major-GC time vs live set", @gc.major_time_vs_live_set&.sentence], *live_set_rows,
            ["Live slots", span(@gc.heap_live_slots)], ["Old objects", span(@gc.old_objects)],
            ["Heap pages", span(@gc.heap_allocated_pages)]]
@@ -56,10 +56,6 @@ module Mallard
         end
 
         def percent(share) = share && "#{number(share * 100, 1)}%"
-
-        def causes(counts)
-          counts && !counts.empty? ? counts.map { |cause, n| "#{cause} ×#{n}" }.join(", ") : nil
-        end
 
         def settings
           Array(@gc.settings).map do |setting|
