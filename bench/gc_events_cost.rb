@@ -97,20 +97,24 @@ cpu_probe = <<~RUBY
   puts (cpu.call - began) * 1e6 / gcs
 RUBY
 cpu_gcs = 70_000
-per_gc = { off: [], on: [] }
-rounds.times do |round|
-  %i[off on].rotate(round % 2).each do |variant|
-    output = IO.popen([RbConfig.ruby, "-I#{lib}", "-e", cpu_probe, variant.to_s, cpu_gcs.to_s], &:read)
-    per_gc[variant] << Float(output)
+# The probe run in a fresh Ruby per round, hooks off and on in alternating order: { off: [..], on: [..] }.
+interleaved = lambda do |probe, *args|
+  figures = { off: [], on: [] }
+  rounds.times do |round|
+    %i[off on].rotate(round % 2).each do |variant|
+      figures[variant] << Float(IO.popen([RbConfig.ruby, "-I#{lib}", "-e", probe, variant.to_s, *args], &:read))
+    end
   end
+  figures
 end
+listed = ->(values) { values.map { |value| value.round(2) }.join(", ") }
+
+per_gc = interleaved.call(cpu_probe, cpu_gcs.to_s)
 extra = per_gc[:on].zip(per_gc[:off]).map { |on, off| on - off }
 low, high = stats.bootstrap_ci(extra) { |sample| stats.median(sample) }
 puts "CPU per minor GC (GC.start(full_mark: false) on a small heap), #{rounds} interleaved rounds of #{cpu_gcs} GCs"
 per_gc.each do |variant, values|
-  puts format("  timeline %-4s median %.2f µs  (%s)", variant, stats.median(values), values.map do |v|
-                                                                                       v.round(2)
-                                                                                     end.join(", "))
+  puts format("  timeline %-4s median %.2f µs  (%s)", variant, stats.median(values), listed.call(values))
 end
 puts format("  the timeline's share: median %.2f µs a GC (95%% CI %.2f … %.2f)", stats.median(extra), low, high)
 
@@ -125,18 +129,11 @@ alloc_probe = <<~RUBY
   200_000.times { Array.new(200) { |i| "row \#{i}" } }
   puts cpu.call - began
 RUBY
-loop_cpu = { off: [], on: [] }
-rounds.times do |round|
-  %i[off on].rotate(round % 2).each do |variant|
-    loop_cpu[variant] << Float(IO.popen([RbConfig.ruby, "-I#{lib}", "-e", alloc_probe, variant.to_s], &:read))
-  end
-end
+loop_cpu = interleaved.call(alloc_probe)
 ratios = loop_cpu[:on].zip(loop_cpu[:off]).map { |on, off| on / off }
 low, high = stats.bootstrap_ci(ratios) { |sample| stats.median(sample) }
 puts "CPU of an allocation-bound loop (40 million strings), Ruby #{RUBY_VERSION}, #{rounds} interleaved rounds"
 loop_cpu.each do |variant, values|
-  puts format("  hooks %-4s median %.2f s  (%s)", variant, stats.median(values), values.map do |v|
-                                                                                   v.round(2)
-                                                                                 end.join(", "))
+  puts format("  hooks %-4s median %.2f s  (%s)", variant, stats.median(values), listed.call(values))
 end
 puts format("  on/off: median %.3f (95%% CI %.3f … %.3f)", stats.median(ratios), low, high)
