@@ -93,11 +93,7 @@ class RunOutcomesTest < Minitest::Test
     assert_equal "running", summary["status"], "a run that never said how it ended"
     assert_agrees_in_every_view(out_dir, summary)
   ensure
-    processes_tagged(tag).each do |environ|
-      Process.kill("KILL", Integer(environ.split("/")[2]))
-    rescue StandardError
-      nil
-    end
+    processes_tagged(tag).each { |leftover| stop_process(leftover) }
   end
 
   private

@@ -162,8 +162,7 @@ class SoakIntegrationTest < Minitest::Test
     assert_equal "interrupted", summary["status"]
     assert_match(/SIGINT/, summary["reason"])
     assert_operator sample_count(out_dir), :>=, 4
-    assert_empty processes_in_group(subject), "the subject's processes survived"
-    assert_empty processes_tagged(tag), "a process started by mallard (wrk, Puma) survived"
+    assert_nothing_left(subject, tag)
   end
 
   def test_an_app_that_dies_mid_run_ends_the_soak_with_what_was_measured
@@ -184,6 +183,13 @@ class SoakIntegrationTest < Minitest::Test
   end
 
   private
+
+  # mallard's own stop ended the subject, wrk and Puma; the lifeline watchdog then leaves too.
+  def assert_nothing_left(subject, tag)
+    assert_empty processes_in_group(subject), "the subject's processes survived"
+    assert_empty processes_left_by_mallard(tag), "a process started by mallard (wrk, Puma) survived its stop"
+    assert eventually(5) { processes_tagged(tag).empty? }, -> { "left: #{command_lines(processes_tagged(tag))}" }
+  end
 
   def soak(app, *args)
     out_dir = File.join(@tmp, "run")

@@ -62,6 +62,16 @@ module Processes
     end
   end
 
+  # Tagged processes other than mallard's lifeline watchdog. The watchdog carries the tag too and lives a moment
+  # past mallard (it checks what mallard left); anything else still alive was left by mallard's own stop.
+  def processes_left_by_mallard(tag)
+    processes_tagged(tag).reject do |pid|
+      File.binread("/proc/#{pid}/cmdline").include?("lifeline/watchdog.rb")
+    rescue SystemCallError
+      true
+    end
+  end
+
   # PIDs of live processes in the process group pgid.
   def processes_in_group(pgid)
     Dir.glob("/proc/[0-9]*/stat").filter_map do |stat|
