@@ -8,6 +8,8 @@ require_relative "agent/gc_timeline"
 require_relative "agent/recorder"
 require_relative "agent/owner"
 require_relative "agent/middleware"
+require_relative "agent/job_middleware"
+require_relative "agent/sidekiq_hook"
 
 module Mallard
   module Agent
@@ -37,7 +39,9 @@ module Mallard
 
         origin = origin_from(env)
         @recorder = Recorder.new(path: path, interval: interval_from(env), origin: origin,
-                                 owner: Owner.from_env(env), gc_timeline: gc_timeline(env, origin))
+                                 owner: Owner.from_env(env), gc_timeline: gc_timeline(env, origin),
+                                 jobs: env[SidekiqHook::VARIABLE] == "on")
+        SidekiqHook.watch(env, @recorder)
         Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
         at_exit { @recorder.stop }
         @recorder.start

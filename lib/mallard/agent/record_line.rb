@@ -14,21 +14,29 @@ module Mallard
     # Here only the one long-lived String and the caller's long-lived buffers are held; each number's text is
     # garbage as soon as it is appended.
     class RecordLine
-      def initialize
+      # The three per-unit columns: a web app's requests, or a job worker's jobs (JobMiddleware).
+      REQUEST_COLUMNS = %w[in_app_ms body_ms chunks].freeze
+      JOB_COLUMNS = %w[job_ms queue_ms failed].freeze
+
+      def initialize(columns: REQUEST_COLUMNS)
         @line = +""
+        @columns = columns
       end
 
       # @param time [Float] seconds since mallard's origin
       # @param samples [Array] flat (in_app_ms, body_ms, chunks) triples; the first `count` are read
       # @param sampled [Boolean] whether a reservoir thinned the interval's requests down to the samples
+      # @param requests [Integer] units of work finished so far: requests, or a job worker's jobs
+      # @param jobs [Array(Integer, Integer), nil] a job worker's jobs running at this moment, and jobs failed so far
       # @return [String] the line, valid until the next call
-      def build(time:, pid:, gc_stat:, requests:, samples:, count:, sampled: false)
+      def build(time:, pid:, gc_stat:, requests:, samples:, count:, sampled: false, jobs: nil)
         @line.clear
         @line << '{"kind":"agent","t":' << time.round(6).to_s << ',"pid":' << pid.to_s
         @line << ',"gc":' << JSON.generate(gc_stat) << ',"requests":' << requests.to_s
-        column("in_app_ms", samples, count, 0) { |ms| ms.round(3).to_s }
-        column("body_ms", samples, count, 1) { |ms| ms.nil? ? "null" : ms.round(3).to_s }
-        column("chunks", samples, count, 2, &:to_s)
+        @line << ',"busy":' << jobs[0].to_s << ',"jobs_failed":' << jobs[1].to_s if jobs
+        column(@columns[0], samples, count, 0) { |ms| ms.round(3).to_s }
+        column(@columns[1], samples, count, 1) { |ms| ms.nil? ? "null" : ms.round(3).to_s }
+        column(@columns[2], samples, count, 2, &:to_s)
         @line << ',"requests_sampled":' << count.to_s if sampled
         @line << "}\n"
       end

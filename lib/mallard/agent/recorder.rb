@@ -23,9 +23,11 @@ module Mallard
       # origin: the CLOCK_MONOTONIC value every record's t is measured from (mallard's MALLARD_T0).
       # owner: the mallard process of the run (an Owner); once it is gone nothing more is written.
       # gc_timeline: a GcTimeline whose "gc" line follows each interval's record, when there were GCs.
+      # jobs: a job worker's recorder, whose units are jobs (JobMiddleware) and whose lines say how many run.
       def initialize(path:, interval: 0.5, origin: Process.clock_gettime(Process::CLOCK_MONOTONIC),
-                     sample_cap: SAMPLE_CAP, owner: nil, gc_timeline: nil)
+                     sample_cap: SAMPLE_CAP, owner: nil, gc_timeline: nil, jobs: false)
         @path = path
+        @jobs = jobs
         @owner = owner
         @gc_timeline = gc_timeline
         @interval = interval
@@ -42,10 +44,16 @@ module Mallard
       def record(in_app_ms, body_ms, chunks)
         @lock.synchronize do
           @requests += 1
+          @failures += 1 if @jobs && chunks == 1 # a job's third column is whether it raised
           @seen += 1
           slot = @seen <= @sample_cap ? @seen - 1 : @random.rand(@seen)
           store(slot * FIELDS, in_app_ms, body_ms, chunks) if slot < @sample_cap
         end
+      end
+
+      # A job began (JobMiddleware); it is recorded when it ends, and counts as busy meanwhile.
+      def job_started
+        @lock.synchronize { @started += 1 }
       end
 
       def start
@@ -95,15 +103,16 @@ module Mallard
       # this reads the other, which nothing writes to until the next take.
       def take
         @taking.synchronize do
-          requests, seen = @lock.synchronize do
+          requests, seen, started, failures = @lock.synchronize do
             @buffer, @spare = @spare, @buffer
-            taken = [@requests, @seen]
+            taken = [@requests, @seen, @started, @failures]
             @seen = 0
             taken
           end
           @line.build(time: Process.clock_gettime(Process::CLOCK_MONOTONIC) - @origin, pid: Process.pid,
                       gc_stat: GcSnapshot.take(GC.stat(@stat)), requests: requests, samples: @spare,
-                      count: [seen, @sample_cap].min, sampled: seen > @sample_cap)
+                      count: [seen, @sample_cap].min, sampled: seen > @sample_cap,
+                      jobs: ([started - requests, failures] if @jobs))
         end
       end
 
@@ -150,6 +159,8 @@ module Mallard
         @wake = ConditionVariable.new
         @random = Random.new # not Kernel#rand: the app's seeded sequence must not move
         @requests = 0
+        @started = 0
+        @failures = 0
         @seen = 0
         # Two buffers for the life of the process, each overwritten every other interval. A fresh array per
         # interval lives long enough (0.5 s of the app's minor GCs) to be promoted, and then waits as old
@@ -157,7 +168,7 @@ module Mallard
         @buffer = Array.new(@sample_cap * FIELDS)
         @spare = Array.new(@sample_cap * FIELDS)
         @taking = Mutex.new
-        @line = RecordLine.new
+        @line = RecordLine.new(columns: @jobs ? RecordLine::JOB_COLUMNS : RecordLine::REQUEST_COLUMNS)
         @stat = {}
         @stopping = false
       end

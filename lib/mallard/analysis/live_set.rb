@@ -120,7 +120,7 @@ module Mallard
         return [points.map(&:t), "slots per second", 1] if run.script?
 
         requests, = RequestAxis.call(points, load: run.load, phases: run.phases)
-        [requests, "slots per 1,000 requests", PER_REQUESTS]
+        [requests, "slots per 1,000 #{run.unit}", PER_REQUESTS]
       end
 
       private_class_method :judge, :measures, :major?, :settled, :summed, :judged_points, :axis

@@ -25,28 +25,38 @@ module Mallard
       def call(run)
         steady = SteadyWindow.call(run)
         load = LoadFigures.call(run.load)
-        outcome = judged_outcome(run, load)
+        jobs = JobFigures.call(run)
+        outcome = judged_outcome(run, load, jobs)
         live_set = LiveSet.call(run, from_t: steady.samples.first&.t)
         verdict = verdict(run, steady, live_set) if outcome.status != "failed"
         Summary::Soak.new(
           schema_version: Run::Directory::SCHEMA_VERSION, kind: kind(run), **outcome.to_h,
           run_dir: Text.scrub(run.path), skipped_lines: run.skipped, target: run.target,
-          allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), load: load,
+          allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), load: load, jobs: jobs,
           app: AppFigures.call(run.agent, run.load), gc: gc(run), live_set: live_set,
           script: script_figures(run), validity: Validity.call(run),
           series: SoakSeries.call(run, warmup: verdict&.warmup_end_s, live_set_measure: live_set&.measure)
         )
       end
 
-      # A run whose requests mostly failed measured the failures, not the app: it is no measurement at all.
-      def judged_outcome(run, load)
+      # A run whose requests (or jobs) mostly failed measured the failures, not the app: it is no measurement at
+      # all.
+      def judged_outcome(run, load, jobs)
         outcome = run.phases.outcome || Run::Outcome.running
-        limit = (run.meta.options || {}).fetch("max_error_pct", DEFAULT_MAX_ERROR_PCT)
-        return outcome unless load && outcome.status != "interrupted" && load.error_pct > limit
+        return outcome if outcome.status == "interrupted"
 
-        Run::Outcome.failed("errors", format("%.1f%% of requests failed (%d of %d; the limit is %g%%, " \
-                                             "--max-errors): a failed measurement, not a result",
-                                             load.error_pct, load.errors, load.attempts, limit))
+        limit = (run.meta.options || {}).fetch("max_error_pct", DEFAULT_MAX_ERROR_PCT)
+        failed = failed_share(load, jobs)
+        return outcome unless failed && failed[0] > limit
+
+        Run::Outcome.failed("errors", format("%.1f%% of %s failed (%d of %d; the limit is %g%%, --max-errors): " \
+                                             "a failed measurement, not a result", *failed, limit))
+      end
+
+      # [percentage, what, failed, attempted]; nil for a run without load.
+      def failed_share(load, jobs)
+        return [jobs.failed_pct, "jobs", jobs.failed, jobs.processed] if jobs
+        return [load.error_pct, "requests", load.errors, load.attempts] if load
       end
 
       # Two parts: memory (none for a script, which has no steady state) and the live set, and what they say
@@ -64,8 +74,9 @@ module Mallard
         return if run.script?
 
         axis, source = RequestAxis.call(steady.samples, load: run.load, phases: run.phases)
-        result = LeakVerdict.call(requests: axis, rss_kb: steady.values)
-        Summary::Verdict.new(**result.to_h, metric: steady.metric.to_s, requests_source: source,
+        result = LeakVerdict.call(requests: axis, rss_kb: steady.values).to_h
+        result[:slope_kb_per_1k_jobs] = result.delete(:slope_kb_per_1k_requests) if run.jobs?
+        Summary::Verdict.new(**result, unit: run.unit, metric: steady.metric.to_s, requests_source: source,
                                             warmup_samples: steady.warmup_samples,
                                             warmup_end_s: steady.warmup_end_s(run.phases.load_started_t.to_f))
       end
@@ -101,7 +112,7 @@ module Mallard
                             final_rss_kb: run.totals.last&.rss_kb)
       end
 
-      private_class_method :judged_outcome, :verdict, :memory_verdict, :kind, :gc, :memory, :per_process,
+      private_class_method :judged_outcome, :failed_share, :verdict, :memory_verdict, :kind, :gc, :memory, :per_process,
                            :script_figures
     end
   end

@@ -11,6 +11,9 @@ module Mallard
         Targets:  DIR                       a Rack app (config.ru, Rails included), served by Puma
                   --url URL -- CMD          any server; {port} in CMD and URL is a free port
                   --script FILE [-- ARGS]   a Ruby script run to completion
+                  --sidekiq --workload FILE [DIR | -- CMD]
+                                            a Sidekiq worker (default: bundle exec sidekiq in DIR)
+                                            under the jobs FILE pushes, against a Redis of its own
       TEXT
 
       attr_reader :soak
@@ -104,16 +107,28 @@ module Mallard
         on(opts, "--boot-timeout SECONDS", Float, "wait this long for the server (default 60)") do |v|
           @soak.boot_timeout = v
         end
+        on(opts, "--drain-timeout SECONDS", Float, "job worker: after --duration, wait at most this long for " \
+                                                   "the queues to drain (default 30)") { |v| @soak.drain_timeout = v }
       end
 
       def subject_options(opts)
-        on(opts, "--threads N", Integer, "Puma threads (default 5)") { |v| @subject[:threads] = v }
+        on(opts, "--threads N", Integer, "Puma threads (default 5); Sidekiq's -c (default 10)") do |v|
+          @subject[:threads] = v
+        end
         on(opts, "--workers N", Integer, "Puma workers (default 0)") { |v| @subject[:workers] = v }
         on(opts, "--url URL", "with -- CMD: the URL to load") { |v| @subject[:url] = v }
         on(opts, "--script FILE", "run a Ruby script to completion instead of a server") { |v| @subject[:script] = v }
+        job_options(opts)
         on(opts, "--user NAME", "as root: run the subject as this user (mallard stays root)") do |v|
           @subject[:user] = v
         end
+      end
+
+      def job_options(opts)
+        on(opts, "--sidekiq", "the subject is a Sidekiq worker (with --workload)") { @subject[:sidekiq] = true }
+        on(opts, "--workload FILE", "job worker: the Ruby file that pushes jobs") { |v| @subject[:workload] = v }
+        on(opts, "--redis URL", "job worker: use this Redis (127.0.0.1 or unix socket) instead of one of " \
+                                "mallard's own") { |v| @subject[:redis] = v }
       end
 
       # Read as bytes: a path that is not UTF-8 is refused by SoakOptions#validate!, not by a crash here.

@@ -10,6 +10,9 @@ module Mallard
       # What a script, run to its end without load, has no use for.
       LOAD_ONLY = %w[--duration --requests --concurrency --path --paths --ruby-client --max-errors
                      --boot-timeout].freeze
+      # What only an HTTP server's load uses.
+      HTTP_ONLY = %w[--requests --concurrency --path --paths --ruby-client --url].freeze
+      JOBS_ONLY = %w[--workload --redis --drain-timeout].freeze
 
       # @param subject [Hash] threads:, workers:, url:, script:
       # @param given [Set<String>] the options that appeared on the command line
@@ -24,7 +27,10 @@ module Mallard
       # @param command [Array<String>, nil] what follows `--`; nil without `--`
       # @raise [UsageError] no target, two targets, or an option that does not apply to the one given
       def build(operands, command)
-        case kind(operands, command)
+        kind = kind(operands, command)
+        refuse(JOBS_ONLY, "applies to a job worker (--sidekiq)") unless kind == :sidekiq
+        case kind
+        when :sidekiq then sidekiq_worker(operands, command)
         when :script
           refuse(PUMA_ONLY, "applies to an app directory served by Puma; a --script is not a server")
           refuse(LOAD_ONLY, "applies to a server under load; a --script runs to its end without load")
@@ -38,6 +44,11 @@ module Mallard
       private
 
       def kind(operands, command)
+        if @subject[:sidekiq]
+          raise UsageError, "give --sidekiq or --script, not both" if @subject[:script]
+
+          return :sidekiq
+        end
         if @subject[:script]
           raise UsageError, "give --script FILE or an app directory, not both" if operands.any?
 
@@ -64,6 +75,22 @@ module Mallard
                             "#{option.delete_prefix('--').chomp('s')} count in CMD"
         end
         Target::ServerCommand.new(argv: command, url: @subject[:url], user: @user)
+      end
+
+      # The worker: -- CMD, or `bundle exec sidekiq -c N` in DIR (the current directory when neither is given).
+      def sidekiq_worker(operands, command)
+        refuse(HTTP_ONLY + %w[--workers], "applies to a web server; a job worker's load is its --workload")
+        raise UsageError, "--sidekiq needs --workload FILE.rb (a script that pushes jobs)" unless @subject[:workload]
+        raise UsageError, "give one app directory, not #{operands.size}: #{operands.join(' ')}" if operands.size > 1
+        raise UsageError, "-- must be followed by the worker's command" if command&.empty?
+        if command && @given.include?("--threads")
+          raise UsageError, "--threads sets the default command's -c; with -- CMD, pass -c in CMD"
+        end
+
+        Target::RedisServer.check_installed! unless @subject[:redis]
+        redis = @subject[:redis] ? Target::RedisServer::Existing.new(@subject[:redis]) : Target::RedisServer.new
+        Target::SidekiqWorker.new(workload: @subject[:workload], redis: redis, dir: operands.first, command: command,
+                                  threads: (@subject[:threads] if @given.include?("--threads")), user: @user)
       end
 
       def rack_app(dir)

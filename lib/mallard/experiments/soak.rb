@@ -64,21 +64,23 @@ module Mallard
       def start_subject
         @samples = Run::JsonlWriter.new(@run_dir.file("samples.jsonl"))
         @agent_log = Probe::AgentLog.new(@run_dir.file("agent.jsonl"))
-        @subject = @target.command(env: subject_env, run_dir: @run_dir)
-        refuse_port_in_use
-        write_meta
         boot
         @sampler = Probe::Sampler.new(root_pid: @subject.pid, writer: @samples, clock: method(:clock))
       end
 
       # Up and verified, or the reason it is not, in meta.json before the error reaches the user.
       def boot
+        @subject = @target.command(env: subject_env, run_dir: @run_dir) # a job worker's Redis starts here
+        refuse_port_in_use
+        write_meta
         @subject.start.wait_until_up(timeout: @options.boot_timeout, waiting_for: @target.method(:waiting_for)) do
           @target.ready?
         end
         @phases.up_t = clock
         @phases.diagnosis = verify_allocator
         write_meta # now with the subject's PID, for anyone watching the run directory
+      rescue UsageError
+        raise # refused before anything ran: the run directory is discarded
       rescue Error => e
         @phases.outcome = Run::Outcome.failed("boot_failed", e.message)
         Signals.deferred { write_meta }
@@ -128,7 +130,7 @@ module Mallard
 
       # The target's workload runs until it is done: load until its duration or count, a script until it ends.
       def run_workload
-        @workload = @target.workload(options: @options, run_dir: @run_dir)
+        @workload = @target.workload(options: @options, run_dir: @run_dir, samples: @samples, clock: method(:clock))
         @reporter.started(target: @target.describe, run_dir: @run_dir.path, duration: @workload.duration,
                           load: @workload.description)
         @phases.load_started_t = clock
@@ -196,6 +198,7 @@ module Mallard
         Signals.deferred do
           saved { @workload&.stop }
           @subject&.stop
+          @target.release # after the subject: a job worker's Redis outlives the worker
           @samples&.close
         end
       end

@@ -7,7 +7,7 @@ module Mallard
     # #validate! refuses, before anything starts, every value that would make a run unbounded,
     # meaningless or a crash halfway: the careless value costs one line, not a wasted soak.
     SoakOptions = Struct.new(:duration, :requests, :concurrency, :paths, :interval, :boot_timeout,
-                             :allocator, :ruby_client, :max_error_pct, keyword_init: true)
+                             :allocator, :ruby_client, :max_error_pct, :drain_timeout, keyword_init: true)
 
     # Reopened rather than built in Struct.new's block, so that its limits are its own constants.
     class SoakOptions
@@ -29,7 +29,7 @@ module Mallard
 
       def self.defaults
         new(duration: 20.0, requests: nil, concurrency: 10, paths: ["/"], interval: 0.5, boot_timeout: 60.0,
-            allocator: nil, ruby_client: false, max_error_pct: 1.0)
+            allocator: nil, ruby_client: false, max_error_pct: 1.0, drain_timeout: 30.0)
       end
 
       # The default interval, made finer for short runs so that they still get MIN_SAMPLES.
@@ -95,9 +95,16 @@ module Mallard
                             "not #{boot_timeout}"
         end
 
-        return if max_error_pct.finite? && max_error_pct.between?(0, 100)
+        check_limits
+      end
 
-        raise UsageError, "--max-errors must be a percentage from 0 to 100, not #{max_error_pct}"
+      def check_limits
+        unless max_error_pct.finite? && max_error_pct.between?(0, 100)
+          raise UsageError, "--max-errors must be a percentage from 0 to 100, not #{max_error_pct}"
+        end
+        return if drain_timeout.finite? && drain_timeout.between?(0, MAX_BOOT_TIMEOUT)
+
+        raise UsageError, "--drain-timeout must be between 0 and #{MAX_BOOT_TIMEOUT} s, not #{drain_timeout}"
       end
 
       # Paths go into the request line as they are: printable ASCII without spaces (RFC 3986; anything

@@ -3,12 +3,14 @@
 module Mallard
   module Probe
     # Follows the agent's JSON-lines file while the subject runs, reading only what was appended
-    # since the last call, and keeps each process's latest cumulative request count.
+    # since the last call, and keeps each process's latest cumulative request count (jobs, for a job worker)
+    # and, for a job worker, how many jobs it was running.
     class AgentLog
       def initialize(path)
         @path = path
         @offset = 0
         @requests_by_pid = {}
+        @busy_by_pid = {}
         @partial = String.new # binary, as read: JsonLines.parse makes each line UTF-8
       end
 
@@ -16,6 +18,12 @@ module Mallard
       def requests
         read_new_records
         @requests_by_pid.values.sum
+      end
+
+      # @return [Integer] jobs running at the processes' latest records (0 for a web app)
+      def busy
+        read_new_records
+        @busy_by_pid.values.sum
       end
 
       private
@@ -36,7 +44,10 @@ module Mallard
       def absorb(line)
         hash = Run::JsonLines.parse(line)
         _, record = hash && Run.record(hash)
-        @requests_by_pid[record.pid] = record.requests if record.is_a?(Run::AgentRecord) && record.requests
+        return unless record.is_a?(Run::AgentRecord)
+
+        @requests_by_pid[record.pid] = record.requests if record.requests
+        @busy_by_pid[record.pid] = record.busy if record.busy
       end
     end
   end

@@ -26,8 +26,15 @@ module Mallard
     end
 
     # One interval of the in-process agent: GC.stat as it stood, requests finished so far (cumulative per
-    # process), and per-request columns for the requests recorded in the interval.
-    AgentRecord = Value.define(:t, :pid, :gc, :requests, :in_app_ms, :body_ms, :chunks, :requests_sampled)
+    # process), and per-request columns for the requests recorded in the interval. In a job worker the units are
+    # jobs: requests counts the jobs finished, busy those running, jobs_failed those that raised (cumulative),
+    # and the columns are job_ms (its run), queue_ms (its wait in the queue) and failed (1 when it raised).
+    AgentRecord = Value.define(:t, :pid, :gc, :requests, :in_app_ms, :body_ms, :chunks, :requests_sampled, :busy,
+                               :jobs_failed, :job_ms, :queue_ms, :failed)
+
+    # One tick of a job worker's queues, read from Redis (Probe::SidekiqStats): Sidekiq's own processed and
+    # failed counters, jobs waiting, the oldest one's age, and the retry and dead sets.
+    JobsSample = Value.define(:t, :processed, :failed, :enqueued, :latency_ms, :retries, :dead)
 
     # One garbage collection in the subject, as the agent's GC event hook saw it: when it started (t, on the
     # run's clock), the time the program was paused for it (the sum of its steps — a lazily swept GC pauses
@@ -42,8 +49,13 @@ module Mallard
     GC_EVENT_FIELDS = %i[t pause_ms max_pause_ms major major_by gc_by heap_live_slots old_objects
                          heap_allocated_pages malloc_increase_bytes oldmalloc_increase_bytes].freeze
 
+    # workload.json: how a job worker's workload ended (its exit, or "stopped by mallard"), and whether the
+    # queues drained after it, in how long, with how many jobs left.
+    WorkloadEnding = Value.define(:path, :exit, :drained, :drain_s, :left)
+
     # Which model class each record kind becomes.
-    RECORD_KINDS = { "total" => TotalSample, "memory" => ProcessSample, "agent" => AgentRecord }.freeze
+    RECORD_KINDS = { "total" => TotalSample, "memory" => ProcessSample, "agent" => AgentRecord,
+                     "jobs" => JobsSample }.freeze
 
     # @param hash [Hash] a "gc" line
     # @return [Array<GcEvent>]

@@ -16,7 +16,8 @@ module Mallard
         records = records(samples.records + agent.records)
         SoakRun.new(path: directory.path, meta: Meta.from_h(directory.read_json("meta.json")) || Meta.new,
                     totals: records["total"], processes: records["memory"], agent: records["agent"],
-                    gc_events: records["gc"], load: load_result(directory),
+                    gc_events: records["gc"], load: load_result(directory), jobs: records["jobs"],
+                    workload: WorkloadEnding.from_h(directory.read_json("workload.json")),
                     summary: Summary::Soak.from_h(directory.read_json("summary.json")),
                     skipped: samples.skipped + agent.skipped)
       end

@@ -8,13 +8,18 @@ module Mallard
     #
     # totals: the sampler's summed ticks, in time order; processes: per-process ticks; agent: the in-process
     # agent's records, in time order; gc_events: every GC the agent's hook saw, in time order; load: the load
-    # tool's result (nil for a script or a run killed before load ended); summary: the stored summary.json,
+    # tool's result (nil for a script or a run killed before load ended); jobs: a job worker's queues at each
+    # tick; workload: how a job worker's workload ended (nil otherwise); summary: the stored summary.json,
     # nil when the run never wrote one; skipped: damaged lines.
-    SoakRun = Struct.new(:path, :meta, :totals, :processes, :agent, :gc_events, :load, :summary, :skipped,
-                         keyword_init: true) do
+    SoakRun = Struct.new(:path, :meta, :totals, :processes, :agent, :gc_events, :load, :jobs, :workload, :summary,
+                         :skipped, keyword_init: true) do
       def phases = meta.phases || Phases.new
       def target = meta.target || TargetInfo.new
       def script? = target.kind == "script"
+      def jobs? = target.kind == "sidekiq"
+
+      # What the subject's work is counted in: the agent's count and every slope's x axis.
+      def unit = jobs? ? "jobs" : "requests"
 
       # The sampling interval the run asked for (the agent writes at the same pace).
       def interval = (meta.options || {}).fetch("interval", 0.5)

@@ -12,9 +12,17 @@ module Mallard
     # The verdict of a soak in two parts: memory (Analysis::LeakVerdict on RSS or PSS, nil for a script, which has
     # no steady state), with what it was computed on, and live_set (the same rule on the live Ruby heap, see
     # LiveSet); overall is the run's one word and conclusion the sentence joining the two.
-    Verdict = Value.define(:memory, :slope_kb_per_1k_requests, :ci, :samples, :requests_observed, :tolerance_kb,
-                           :requests_needed, :method, :metric, :requests_source, :warmup_samples, :warmup_end_s,
-                           :live_set, :overall, :conclusion)
+    # For a job worker the x axis is jobs: the slope is slope_kb_per_1k_jobs (slope_kb_per_1k_requests stays
+    # nil), and requests_observed and requests_needed count jobs; unit says which.
+    Verdict = Value.define(:memory, :slope_kb_per_1k_requests, :slope_kb_per_1k_jobs, :ci, :samples,
+                           :requests_observed, :tolerance_kb, :requests_needed, :method, :metric, :requests_source,
+                           :warmup_samples, :warmup_end_s, :unit, :live_set, :overall, :conclusion)
+
+    class Verdict
+      # Units of work: "requests", or "jobs" for a job worker.
+      def unit = self[:unit] || "requests"
+      def slope_kb_per_1k = slope_kb_per_1k_jobs || slope_kb_per_1k_requests
+    end
 
     # One process's memory over the run.
     ProcessMemory = Value.define(:pid, :role, :peak_rss_kb, :final_rss_kb)
@@ -38,6 +46,14 @@ module Mallard
     App = Value.define(:requests_recorded, :chunks_per_response, :flags, in_app_ms: Percentiles,
                                                                          body_ms: Percentiles)
 
+    # A job worker's jobs: finished and failed (the agent's exact counts), the rate over the load window,
+    # each job's wait in its queue and its run (sampled percentiles), allocations per job (per process: GC.stat
+    # cannot tell threads apart), the queues as Redis held them, Sidekiq's own lagging counters, and how the
+    # workload ended and the queues drained.
+    Jobs = Value.define(:processed, :failed, :failed_pct, :per_s, :allocations_per_job, :max_enqueued,
+                        :oldest_wait_ms_max, :redis_processed, :redis_failed, :workload_exit, :drained, :drain_s,
+                        :left, queue_latency_ms: Percentiles, job_ms: Percentiles)
+
     # A script run to completion.
     Script = Value.define(:wall_s, :exit_status, :peak_rss_kb, :final_rss_kb)
 
@@ -52,7 +68,8 @@ module Mallard
     # One soak: how it ended, the verdict, every figure and every series the views show.
     Soak = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :skipped_lines,
                         target: Run::TargetInfo, allocator: Run::AllocatorInfo, verdict: Verdict, memory: Memory,
-                        load: Load, app: App, gc: Gc, live_set: LiveSet, script: Script, validity: Validity,
+                        load: Load, jobs: Jobs, app: App, gc: Gc, live_set: LiveSet, script: Script,
+                        validity: Validity,
                         series: SoakSeries)
 
     class Soak

@@ -52,12 +52,15 @@ module Mallard
                                                         spawn_options: @user.spawn_options)
       end
 
-      def workload(options:, run_dir:)
+      def workload(options:, run_dir:, **)
         Workload::Http.new(url: @url, options: options, run_dir: run_dir)
       end
 
       # Up once it answers and, in cluster mode, once every worker has booted: a worker that boots
       # first accepts all of the load tool's keep-alive connections, and keeps them for the whole run.
+      # Nothing of the run outlives the subject.
+      def release = nil
+
       def ready?
         workers_booted >= @workers && HttpProbe.answers?(@url)
       end

@@ -27,6 +27,7 @@ module Mallard
 
       def workload(**) = Workload::ToCompletion.new
 
+      def release = nil
       def ready? = true
       def waiting_for = nil
     end

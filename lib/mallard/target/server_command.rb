@@ -43,13 +43,16 @@ module Mallard
                           spawn_options: @user.spawn_options)
       end
 
-      def workload(options:, run_dir:)
+      def workload(options:, run_dir:, **)
         Workload::Http.new(url: @url, options: options, run_dir: run_dir)
       end
 
       def argv
         @port ? @argv.map { |arg| arg.gsub(PORT, @port) } : @argv
       end
+
+      # Nothing of the run outlives the subject.
+      def release = nil
 
       def ready?
         HttpProbe.answers?(@url)

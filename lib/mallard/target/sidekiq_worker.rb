@@ -1,0 +1,92 @@
+# frozen_string_literal: true
+
+require_relative "../agent/sidekiq_hook"
+
+module Mallard
+  module Target
+    # A Sidekiq process under a job mix: `-- CMD` (`sidekiq -r ./jobs.rb -c 20`, `bundle exec sidekiq`) or, in an
+    # app directory with a Gemfile, `bundle exec sidekiq -c THREADS`. Each run gets a fresh Redis of its own
+    # (RedisServer) unless --redis names one; REDIS_URL tells the worker and the workload where it is.
+    #
+    # The worker is up once it has registered its process in Redis (Sidekiq's heartbeat, "processes"), matched by
+    # PID to the worker's own process tree, so a stale entry in a shared Redis cannot pass for it.
+    class SidekiqWorker
+      MAX_THREADS = 1024
+      DEFAULT_THREADS = 10
+
+      attr_reader :dir, :workload_path
+
+      # @param command [Array<String>, nil] the worker's command line; nil for `bundle exec sidekiq -c THREADS`
+      # @param redis [RedisServer, RedisServer::Existing]
+      # @raise [UsageError, NotFound] a missing workload, app directory or Gemfile, or threads out of range
+      def initialize(workload:, redis:, dir: nil, command: nil, threads: nil, user: SubjectUser::Same)
+        @dir = File.expand_path(dir || Dir.pwd)
+        @workload_path = File.expand_path(workload)
+        @redis = redis
+        @user = user
+        raise NotFound, "no workload at #{@workload_path} (--workload FILE.rb)" unless File.file?(@workload_path)
+        raise NotFound, "no directory #{@dir}" unless File.directory?(@dir)
+
+        @argv = command || default_command(threads)
+      end
+
+      def kind = "sidekiq"
+      def url = nil
+
+      # Scrubbed for meta.json and summaries; the command run keeps its bytes.
+      def describe
+        details = ["jobs from #{File.basename(@workload_path)}", @redis.describe, @user.describe].compact
+        "#{@argv.map { |arg| Text.scrub(arg) }.join(' ')} in #{Text.scrub(@dir)} (Sidekiq, #{details.join(', ')})"
+      end
+
+      # Starts this run's Redis first: the worker connects at boot.
+      def command(env:, run_dir:)
+        @redis.start(run_dir)
+        @user.prepare(run_dir)
+        @connection = Probe::RedisConnection.new(@redis.url)
+        worker_env = env.merge(@user.env, "REDIS_URL" => @redis.url, Agent::SidekiqHook::VARIABLE => "on")
+        @process = Command.new(@argv, env: worker_env, log_path: run_dir.file("subject.log"), chdir: @dir,
+                                      spawn_options: @user.spawn_options)
+      end
+
+      def workload(options:, run_dir:, samples:, clock:)
+        Workload::Jobs.new(path: @workload_path, dir: @dir, redis: @redis, options: options, run_dir: run_dir,
+                           samples: samples, clock: clock)
+      end
+
+      def ready?
+        tree = Probe::ProcessTree.pids(@process.pid)
+        # An identity is "hostname:pid:nonce" (Sidekiq 6 to 8).
+        Array(@connection.call("SMEMBERS", "processes")).any? { |identity| tree.include?(identity.split(":")[-2].to_i) }
+      rescue Probe::RedisConnection::Failed
+        false
+      end
+
+      def waiting_for
+        "the worker never registered in Redis at #{@redis.url} (Sidekiq does once it has booted)"
+      end
+
+      # The run is over: its own Redis goes with it.
+      def release
+        @connection&.close
+        @redis.stop
+      end
+
+      private
+
+      def default_command(threads)
+        unless File.file?(File.join(@dir, "Gemfile"))
+          raise UsageError, "no Gemfile in #{@dir}: give the worker's command after --, " \
+                            "e.g. -- sidekiq -r ./jobs.rb -c 20"
+        end
+
+        count = threads || DEFAULT_THREADS
+        unless count.between?(1, MAX_THREADS)
+          raise UsageError, "--threads must be between 1 and #{MAX_THREADS}, not #{count}"
+        end
+
+        ["bundle", "exec", "sidekiq", "-c", count.to_s]
+      end
+    end
+  end
+end

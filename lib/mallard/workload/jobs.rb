@@ -1,0 +1,136 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Workload
+    # A job worker's work: the user's workload script pushes jobs for --duration, then mallard stops it (TERM)
+    # and lets the worker drain its queues (at most --drain-timeout) before the last samples. Every tick reads
+    # the queues from Redis into a "jobs" record of samples.jsonl; the workload's own ending goes to
+    # workload.json.
+    #
+    # The workload runs as a plain Ruby process with REDIS_URL and Sidekiq's client loaded (through the app's
+    # bundle when the directory has a Gemfile), without the agent or the configuration under test: it is the
+    # source of the load, not what is measured.
+    class Jobs
+      # Enough for a well-behaved script to leave its loop and for `bundle exec` to pass the signal on.
+      STOP_GRACE = 5
+
+      # @param samples [Run::JsonlWriter] samples.jsonl, which takes a "jobs" record every tick
+      # @param clock [#call] the run's clock (seconds since its start), for each record's t
+      def initialize(path:, dir:, redis:, options:, run_dir:, samples:, clock:)
+        @path = path
+        @dir = dir
+        @redis = redis
+        @options = options
+        @run_dir = run_dir
+        @samples = samples
+        @clock = clock
+        @agent_log = Probe::AgentLog.new(run_dir.file("agent.jsonl"))
+        @state = :pushing
+      end
+
+      def description = "jobs pushed by #{Text.scrub(File.basename(@path))}, then a drain of the queues"
+      def duration = @options.duration
+
+      def start(_subject)
+        @connection = Probe::RedisConnection.new(@redis.url)
+        @stats = Probe::SidekiqStats.new(@connection)
+        @started = Clock.monotonic
+        @process = Target::Command.new(argv, env: environment, log_path: @run_dir.file("workload.log"), chdir: @dir)
+        @process.start
+      rescue SubjectFailed => e
+        raise Error, "the workload #{Text.scrub(@path)} did not start: #{e.message}"
+      end
+
+      # Reads the queues, and moves on from pushing to draining to done.
+      # @raise [Experiments::Soak::SubjectDied] the worker exited
+      # @raise [Error] Redis stopped answering, or the workload failed
+      def running?(subject)
+        raise Experiments::Soak::SubjectDied unless subject.alive?
+
+        record(read_queues)
+        @state = :draining if @state == :pushing && pushing_done?
+        return true unless @state == :draining
+
+        !drained_or_out_of_time?
+      end
+
+      def finish(_subject, _phases)
+        stop
+      end
+
+      # Part-way or at the end: the workload is stopped and how it ended is kept.
+      def stop
+        return if @process.nil? || @saved
+
+        @saved = true
+        stop_workload
+        @connection&.close
+        @run_dir.write_json("workload.json", ending)
+      end
+
+      private
+
+      def argv
+        ruby = ["ruby", "-rsidekiq", @path]
+        File.file?(File.join(@dir, "Gemfile")) ? ["bundle", "exec", *ruby] : ruby
+      end
+
+      def environment
+        Target::SubjectEnvironment.build(allocator_env: {}, agent: nil).merge("REDIS_URL" => @redis.url)
+      end
+
+      def read_queues
+        @last = @stats.read
+      rescue Probe::RedisConnection::Failed => e
+        raise Error, "#{e.message}: the run stops here (#{@redis.own? ? 'see redis.log' : 'is that Redis up?'})"
+      end
+
+      def record(queues)
+        @samples << { kind: "jobs", t: @clock.call, **queues }
+      end
+
+      # The duration is up, or the workload ended by itself (a failure is the run's end; a clean exit, its load
+      # having been pushed).
+      def pushing_done?
+        unless @process.alive?
+          @workload_exit = @process.describe_status
+          raise Error, failure_message unless @process.status&.success?
+        end
+        done = !@process.alive? || Clock.monotonic - @started >= @options.duration
+        begin_drain if done
+        done
+      end
+
+      def begin_drain
+        stop_workload
+        @drain_started = Clock.monotonic
+      end
+
+      def drained_or_out_of_time?
+        @drained = @last[:enqueued].zero? && @agent_log.busy.zero?
+        over = @drained || Clock.monotonic - @drain_started >= @options.drain_timeout
+        @drain_s = (Clock.monotonic - @drain_started).round(2) if over
+        over
+      end
+
+      def stop_workload
+        return if @stopped
+
+        @stopped = true
+        ended_itself = !@process.alive?
+        @process.stop(grace: STOP_GRACE)
+        @workload_exit ||= ended_itself ? @process.describe_status : "stopped by mallard"
+      end
+
+      def failure_message
+        tail = @process.output_tail(5).join("\n  ")
+        "the workload #{Text.scrub(@path)} failed (#{@workload_exit}); its last lines (workload.log):\n  #{tail}"
+      end
+
+      def ending
+        { path: Text.scrub(@path), exit: @workload_exit, drained: @drained || false,
+          drain_s: @drain_s, left: @last&.fetch(:enqueued) }
+      end
+    end
+  end
+end
