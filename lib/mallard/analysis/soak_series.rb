@@ -27,6 +27,7 @@ module Mallard
           processes: processes(run), rps: requests_per_second(run.agent, width),
           **gc_rates(run.agent, width), live_slots: live_slots(run.agent, width), bin_s: width,
           load_started_t: start, gc_pause_ms: gc_pauses(run), live_set: live_set(run, live_set_measure),
+          enqueued: queue(run.jobs, :enqueued), oldest_wait_ms: queue(run.jobs, :latency_ms),
           warmup: start && warmup.to_f.positive? ? [start, (start + warmup).round(3)] : nil
         )
       end
@@ -35,6 +36,12 @@ module Mallard
       def gc_rates(records, width)
         { gc_minor_per_s: "minor_gc_count", gc_major_per_s: "major_gc_count", gc_ms_per_s: "time_ms" }
           .transform_values { |key| increments(records, width) { |record| record.gc&.fetch(key, nil) } }
+      end
+
+      # A job worker's queues at each tick; nil for any other run.
+      def queue(samples, key)
+        points = samples.filter_map { |sample| [sample.t.round(3), sample[key]] if sample[key] }
+        thin(points) unless points.empty?
       end
 
       # nil when the figure was never read (PSS where smaps_rollup could not be).

@@ -75,6 +75,14 @@ module Mallard
         counts.map { |name, n| "#{name} ×#{n}" }.join(", ") unless counts.to_h.empty?
       end
 
+      # Digits grouped by thousands in a number or in text ("23885 requests" → "23,885 requests").
+      def grouped(text) = text.to_s.gsub(/(\d)(?=(\d{3})+(?!\d))/, '\\1,')
+
+      # A count with its thousands grouped, or a dash when the run did not record it.
+      def count(value)
+        value.nil? ? "—" : grouped(value.round)
+      end
+
       def plural(count, word)
         "#{count} #{word}#{'s' unless count == 1}"
       end

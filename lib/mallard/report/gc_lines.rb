@@ -43,7 +43,7 @@ module Mallard
                       @live_set.unit, signed(low), signed(high), slots(@live_set.tolerance))
         return line unless @live_set.needed
 
-        "#{line} · about #{slots(@live_set.needed)} #{script? ? 's' : 'requests'} would decide it"
+        "#{line} · about #{slots(@live_set.needed)} #{script? ? 's' : @summary.verdict&.unit || 'requests'} would decide it"
       end
 
       def runs
@@ -95,8 +95,6 @@ module Mallard
       def signed(value) = grouped(format("%+.0f", value))
 
       def slots(value) = grouped(value.round.to_s)
-
-      def grouped(text) = text.gsub(/(\d)(?=(\d{3})+(?!\d))/, '\\1,')
     end
   end
 end

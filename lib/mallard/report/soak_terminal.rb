@@ -41,7 +41,7 @@ module Mallard
       def sections
         gc = [["GC", @gc.gc], ["Live set", @gc.live_set]]
         memory = [["Memory", memory_lines]]
-        rest = [["Script", script_line], ["Load", load_line], ["App", app_line], ["Flags", flags],
+        rest = [["Script", script_line], ["Load", load_line], ["Jobs", job_lines], ["App", app_line], ["Flags", flags],
                 ["Run", [run_dir, skipped_line]]]
         overall = [["Verdict", conclusion]]
         @summary.kind == "gc" ? overall + gc + memory + rest : overall + memory + gc.reverse + rest
@@ -63,17 +63,17 @@ module Mallard
         return unless verdict&.memory
 
         text = @color.bold(verdict.memory)
-        return "#{text} — #{inconclusive_hint(verdict)}" if verdict.slope_kb_per_1k_requests.nil?
+        return "#{text} — #{inconclusive_hint(verdict)}" if verdict.slope_kb_per_1k.nil?
 
         low, high = verdict.ci
-        line = format("%s · slope %+.1f KiB per 1k requests (95%% CI %+.1f … %+.1f, tolerance %s)", text,
-                      verdict.slope_kb_per_1k_requests, low, high, mib(verdict.tolerance_kb))
+        line = format("%s · slope %+.1f KiB per 1k %s (95%% CI %+.1f … %+.1f, tolerance %s)", text,
+                      verdict.slope_kb_per_1k, verdict.unit, low, high, mib(verdict.tolerance_kb))
         verdict.memory == "inconclusive" ? "#{line}\n#{' ' * (LABEL + 2)}#{inconclusive_hint(verdict)}" : line
       end
 
       def inconclusive_hint(verdict)
         needed = verdict.requests_needed
-        needed ? "run longer: about #{needed} requests after warm-up would decide it" : "too few samples to decide"
+        needed ? "run longer: about #{needed} #{verdict.unit} after warm-up would decide it" : "too few samples to decide"
       end
 
       def steady_line(memory)
@@ -110,6 +110,34 @@ module Mallard
         latency = load.latency_ms || Summary::Percentiles.new
         format("%s · %d requests · %.1f req/s · p50 %.1f ms · p99 %.1f ms · %s", load.tool, load.requests.to_i,
                load.rps.to_f, latency.p50.to_f, latency.p99.to_f, errors(load))
+      end
+
+      def job_lines
+        jobs = @summary.jobs
+        return unless jobs
+
+        wait = jobs.queue_latency_ms || Summary::Percentiles.new
+        run = jobs.job_ms || Summary::Percentiles.new
+        [format("%s processed · %s failed (%.1f%%) · %.1f jobs/s · queue wait p50 %.1f ms · p99 %.1f ms · " \
+                "job p50 %.1f ms · p99 %.1f ms", count(jobs.processed), count(jobs.failed), jobs.failed_pct.to_f,
+                jobs.per_s.to_f, wait.p50.to_f, wait.p99.to_f, run.p50.to_f, run.p99.to_f),
+         job_details(jobs)]
+      end
+
+      def job_details(jobs)
+        parts = []
+        parts << "#{count(jobs.allocations_per_job)} allocations per job" if jobs.allocations_per_job
+        parts << "queue depth up to #{count(jobs.max_enqueued)}" if jobs.max_enqueued
+        parts << drain_text(jobs)
+        parts << @color.dim("Sidekiq's own count #{count(jobs.redis_processed)} (written every few seconds)")
+        parts.compact.join(" · ")
+      end
+
+      def drain_text(jobs)
+        return if jobs.drained.nil?
+        return "queues drained in #{jobs.drain_s} s" if jobs.drained
+
+        @color.yellow("#{count(jobs.left)} jobs still queued when the drain timed out (--drain-timeout)")
       end
 
       def errors(load)

@@ -32,6 +32,16 @@ module Mallard
                        series: [series("throughput", @series.rps, 0)])
         end
 
+        # A job worker's throughput and queue depth, on the memory chart's time axis.
+        def jobs
+          SvgChart.new(id: "jobs", title: "Jobs per second and queue depth over time", x: TIME,
+                       y: SvgChart::Axis.new("Jobs", "jobs/s · jobs waiting"), bands: bands, absent: NO_AGENT,
+                       x_max: x_max, series: [series("jobs finished per second", @series.rps, 0),
+                                              series("jobs waiting in the queues", @series.enqueued, 1)],
+                       notes: ["Jobs finished as the agent counted them inside the worker; the queues as Redis held " \
+                               "them at each tick."])
+        end
+
         def gc_runs
           notes = @series.bin_s ? ["Per #{@series.bin_s} s, summed over the app's processes."] : []
           SvgChart.new(id: "gc-runs", title: "GC runs over time", x: TIME, y: SvgChart::Axis.new("GC runs", "runs/s"),

@@ -46,7 +46,13 @@ module Mallard
           notes
         end
 
+        # A job worker's load is its jobs.
         def load_section
+          if @summary.jobs
+            parts = [@charts.jobs.to_html, JobsView.new(@summary.jobs).to_s]
+            return Section.new(id: "jobs", title: "Jobs: throughput, queue wait and the queues", parts: parts).to_s
+          end
+
           parts = [@charts.requests.to_html, LoadView.new(@summary.load).to_s]
           Section.new(id: "load", title: "Load: requests per second and latency", parts: parts).to_s
         end

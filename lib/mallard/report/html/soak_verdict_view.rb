@@ -56,18 +56,18 @@ module Mallard
         def problems = Array(@summary.validity&.problems)
 
         def slope
-          value = @verdict.slope_kb_per_1k_requests
+          value = @verdict.slope_kb_per_1k
           return "" unless value
 
           low, high = @verdict.ci
-          format(" · slope %+.1f KiB per 1,000 requests (95%% CI %+.1f … %+.1f; tolerance %s)",
-                 value, low, high, mib(@verdict.tolerance_kb))
+          format(" · slope %+.1f KiB per 1,000 %s (95%% CI %+.1f … %+.1f; tolerance %s)",
+                 value, @verdict.unit, low, high, mib(@verdict.tolerance_kb))
         end
 
         def basis
           metric = Analysis::MemoryMetric.pss?(@verdict.metric) ? "summed PSS" : "RSS"
           "Judged on #{metric} after warm-up: #{@verdict.samples} samples, " \
-            "#{count(@verdict.requests_observed)} requests (#{@verdict.method})."
+            "#{count(@verdict.requests_observed)} #{@verdict.unit} (#{@verdict.method})."
         end
 
         def hint
@@ -76,7 +76,7 @@ module Mallard
           needed = @verdict.requests_needed
           return "Too few samples to decide." unless needed
 
-          "Run longer: about #{count(needed)} requests after warm-up would decide it."
+          "Run longer: about #{count(needed)} #{@verdict.unit} after warm-up would decide it."
         end
 
         def memory_rows

@@ -8,6 +8,7 @@ module Mallard
       # there is nothing to draw, why (absent: a series that was not measured is not a line of zeros).
       class SvgChart
         include SvgTag
+        include Formatting
 
         # thin: drawn lighter, without markers or a legend entry (the other repeats of a configuration).
         Series = Struct.new(:name, :points, :style, :thin, keyword_init: true)
@@ -116,7 +117,7 @@ module Mallard
         end
 
         def label(scale, tick)
-          scale.label(tick).gsub(/\B(?=(\d{3})+(?!\d))/, ",")
+          grouped(scale.label(tick))
         end
 
         def axes

@@ -52,10 +52,6 @@ module Mallard
         def number(value, decimals = 1)
           value.nil? ? "—" : format("%.#{decimals}f", value)
         end
-
-        def count(value)
-          value.nil? ? "—" : value.round.to_s.gsub(/\B(?=(\d{3})+(?!\d))/, ",")
-        end
       end
     end
   end
