@@ -31,7 +31,8 @@ module Mallard
                                      the same run, GC first: pauses, causes, the live set, RUBY_GC_*
         compare TARGET [--allocators LIST] [--repeat N]
                                      the same soak under each memory configuration: which to deploy
-        demo                         compare on the bundled example app (about 3 minutes)
+        demo                         compare on the bundled example app (about 3 minutes;
+                                     --sidekiq: the bundled job worker)
         report RUN_DIR [--json] [--html FILE]
                                      show a stored soak or comparison again, even an interrupted one
         diff RUN_A RUN_B [--fail-over PCT]

@@ -103,8 +103,9 @@ class AgentPumaTest < Minitest::Test
             "$LOADED_FEATURES.grep(%r{/mallard[/.]}).map { |f| f.delete_prefix('#{LIB}/') }.sort]"
     idle = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => nil)
     active = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_GC_EVENTS" => "on")
-    files = %w[mallard/agent.rb mallard/agent/gc_snapshot.rb mallard/agent/gc_timeline.rb mallard/agent/middleware.rb
-               mallard/agent/owner.rb mallard/agent/record_line.rb mallard/agent/recorder.rb]
+    files = %w[mallard/agent.rb mallard/agent/gc_snapshot.rb mallard/agent/gc_timeline.rb
+               mallard/agent/job_middleware.rb mallard/agent/middleware.rb mallard/agent/owner.rb
+               mallard/agent/record_line.rb mallard/agent/recorder.rb mallard/agent/sidekiq_hook.rb]
     extension = "mallard/gc_events_ext.#{RbConfig::CONFIG['DLEXT']}"
 
     assert_equal ["NilClass", 1, nil, files].inspect, idle

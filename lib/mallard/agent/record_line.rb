@@ -33,15 +33,23 @@ module Mallard
         @line.clear
         @line << '{"kind":"agent","t":' << time.round(6).to_s << ',"pid":' << pid.to_s
         @line << ',"gc":' << JSON.generate(gc_stat) << ',"requests":' << requests.to_s
-        @line << ',"busy":' << jobs[0].to_s << ',"jobs_failed":' << jobs[1].to_s if jobs
-        column(@columns[0], samples, count, 0) { |ms| ms.round(3).to_s }
-        column(@columns[1], samples, count, 1) { |ms| ms.nil? ? "null" : ms.round(3).to_s }
-        column(@columns[2], samples, count, 2, &:to_s)
+        job_counts(*jobs) if jobs
+        columns(samples, count)
         @line << ',"requests_sampled":' << count.to_s if sampled
         @line << "}\n"
       end
 
       private
+
+      def job_counts(busy, failed)
+        @line << ',"busy":' << busy.to_s << ',"jobs_failed":' << failed.to_s
+      end
+
+      def columns(samples, count)
+        column(@columns[0], samples, count, 0) { |ms| ms.round(3).to_s }
+        column(@columns[1], samples, count, 1) { |ms| ms.nil? ? "null" : ms.round(3).to_s }
+        column(@columns[2], samples, count, 2, &:to_s)
+      end
 
       def column(name, samples, count, field)
         @line << ',"' << name << '":['

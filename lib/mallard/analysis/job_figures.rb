@@ -19,7 +19,7 @@ module Mallard
           processed: processed, failed: failed, failed_pct: failed_pct(processed, failed),
           per_s: per_second(run.load_totals), queue_latency_ms: percentiles(run.agent, :queue_ms),
           job_ms: percentiles(run.agent, :job_ms), allocations_per_job: allocations_per_job(run.agent),
-          max_enqueued: run.jobs.map(&:enqueued).compact.max, oldest_wait_ms_max: run.jobs.map(&:latency_ms).compact.max,
+          max_enqueued: run.jobs.filter_map(&:enqueued).max, oldest_wait_ms_max: run.jobs.filter_map(&:latency_ms).max,
           redis_processed: run.jobs.last&.processed, redis_failed: run.jobs.last&.failed, **ending(run.workload)
         )
       end
@@ -37,7 +37,8 @@ module Mallard
 
       # The agent's count across the load window (pushing and draining), over its length.
       def per_second(totals)
-        first, last = totals.first, totals.last
+        first = totals.first
+        last = totals.last
         return if first.nil? || last.t <= first.t
 
         ((last.requests.to_i - first.requests.to_i) / (last.t - first.t)).round(1)

@@ -24,24 +24,26 @@ module Mallard
       # @return [Summary::Soak]
       def call(run)
         steady = SteadyWindow.call(run)
-        load = LoadFigures.call(run.load)
-        jobs = JobFigures.call(run)
-        outcome = judged_outcome(run, load, jobs)
+        work = { load: LoadFigures.call(run.load), jobs: JobFigures.call(run) }
+        outcome = judged_outcome(run, **work)
         live_set = LiveSet.call(run, from_t: steady.samples.first&.t)
         verdict = verdict(run, steady, live_set) if outcome.status != "failed"
         Summary::Soak.new(
           schema_version: Run::Directory::SCHEMA_VERSION, kind: kind(run), **outcome.to_h,
           run_dir: Text.scrub(run.path), skipped_lines: run.skipped, target: run.target,
-          allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), load: load, jobs: jobs,
+          allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), **work,
           app: AppFigures.call(run.agent, run.load), gc: gc(run), live_set: live_set,
-          script: script_figures(run), validity: Validity.call(run),
-          series: SoakSeries.call(run, warmup: verdict&.warmup_end_s, live_set_measure: live_set&.measure)
+          script: script_figures(run), validity: Validity.call(run), series: series(run, verdict, live_set)
         )
+      end
+
+      def series(run, verdict, live_set)
+        SoakSeries.call(run, warmup: verdict&.warmup_end_s, live_set_measure: live_set&.measure)
       end
 
       # A run whose requests (or jobs) mostly failed measured the failures, not the app: it is no measurement at
       # all.
-      def judged_outcome(run, load, jobs)
+      def judged_outcome(run, load:, jobs:)
         outcome = run.phases.outcome || Run::Outcome.running
         return outcome if outcome.status == "interrupted"
 
@@ -77,8 +79,8 @@ module Mallard
         result = LeakVerdict.call(requests: axis, rss_kb: steady.values).to_h
         result[:slope_kb_per_1k_jobs] = result.delete(:slope_kb_per_1k_requests) if run.jobs?
         Summary::Verdict.new(**result, unit: run.unit, metric: steady.metric.to_s, requests_source: source,
-                                            warmup_samples: steady.warmup_samples,
-                                            warmup_end_s: steady.warmup_end_s(run.phases.load_started_t.to_f))
+                                       warmup_samples: steady.warmup_samples,
+                                       warmup_end_s: steady.warmup_end_s(run.phases.load_started_t.to_f))
       end
 
       # "gc" for a run of `mallard gc`, which the views show GC first; a soak for everything else.
@@ -112,8 +114,8 @@ module Mallard
                             final_rss_kb: run.totals.last&.rss_kb)
       end
 
-      private_class_method :judged_outcome, :failed_share, :verdict, :memory_verdict, :kind, :gc, :memory, :per_process,
-                           :script_figures
+      private_class_method :judged_outcome, :failed_share, :series, :verdict, :memory_verdict, :kind, :gc, :memory,
+                           :per_process, :script_figures
     end
   end
 end

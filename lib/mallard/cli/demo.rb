@@ -4,18 +4,27 @@ module Mallard
   class CLI
     # mallard demo: `compare` on the bundled example app, with settings that finish in about
     # three minutes on two cores. Options given are passed on to compare and win over these.
+    # mallard demo --sidekiq: the same for the bundled job app, a 20-thread Sidekiq worker under its workload.
     class Demo
       APP = File.expand_path("../../../examples/demo", __dir__)
       CONFIGS = %w[glibc glibc-arena2 glibc-trim jemalloc jemalloc-tuned].freeze
       SETTINGS = ["--allocators", CONFIGS.join(","), "--repeat", "3", "--duration", "10", "--threads", "8",
                   "--concurrency", "16"].freeze
 
+      JOBS_APP = File.expand_path("../../../examples/jobs", __dir__)
+      JOBS_CONFIGS = %w[glibc glibc-arena2 jemalloc].freeze
+      JOBS_SETTINGS = ["--sidekiq", "--workload", File.join(JOBS_APP, "workload.rb"), "--allocators",
+                       JOBS_CONFIGS.join(","), "--repeat", "3", "--duration", "10"].freeze
+      JOBS_WORKER = ["sidekiq", "-r", "./jobs.rb", "-c", "20"].freeze
+
       def initialize(out:, err:, env:)
         @compare = Compare.new(out: out, err: err, env: env)
       end
 
       def run(argv)
-        @compare.run([*SETTINGS, *argv], app: APP)
+        return @compare.run([*SETTINGS, *argv], app: APP) unless argv.include?("--sidekiq")
+
+        @compare.run([*JOBS_SETTINGS, *(argv - ["--sidekiq"]), JOBS_APP, "--", *JOBS_WORKER])
       end
     end
   end

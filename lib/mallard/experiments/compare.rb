@@ -123,15 +123,24 @@ module Mallard
       end
 
       # What the comparison needs of one run; the full summary stays in the run's own directory.
+      # For a job worker, throughput is jobs/s, latency each job's wait in its queue and errors its failed jobs.
       def figures(summary)
         memory = summary.memory
-        load = summary.load
+        rate, latency, errors = work_figures(summary)
         Summary::RunFigures.new(
           steady_rss_kb: memory.steady_rss_kb, steady_pss_kb: memory.steady_pss_kb, peak_rss_kb: memory.peak_rss_kb,
-          processes: memory.processes, rps: load&.rps, p50_ms: load&.latency_ms&.p50, p99_ms: load&.latency_ms&.p99,
-          errors: load&.errors, run_dir: summary.run_dir, verdict: summary.verdict&.memory,
+          processes: memory.processes, rps: rate, p50_ms: latency&.p50, p99_ms: latency&.p99,
+          errors: errors, run_dir: summary.run_dir, verdict: summary.verdict&.memory,
           live_set_verdict: summary.verdict&.live_set, problems: summary.validity&.problems || []
         )
+      end
+
+      def work_figures(summary)
+        jobs = summary.jobs
+        return [jobs.per_s, jobs.queue_latency_ms, jobs.failed] if jobs
+
+        load = summary.load
+        [load&.rps, load&.latency_ms, load&.errors]
       end
 
       def finish(outcome)

@@ -4,13 +4,15 @@ module Mallard
   module Probe
     # The fields of /proc/PID/stat after the command name, as Integers where they are numbers. The command
     # name may hold spaces and parentheses, so the line is split after its last ")". Indexes used here:
-    # state 0, ppid 1, pgrp 2, flags 6, utime 11, stime 12, num_threads 17.
+    # state 0, ppid 1, pgrp 2, flags 6, utime 11, stime 12, cutime 13, cstime 14, num_threads 17.
     module ProcStat
       PPID = 1
       PGRP = 2
       FLAGS = 6
       UTIME = 11
       STIME = 12
+      CUTIME = 13
+      CSTIME = 14
       THREADS = 17
 
       module_function

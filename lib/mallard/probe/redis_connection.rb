@@ -78,7 +78,7 @@ module Mallard
       def exchange(commands)
         socket.write(commands.map { |command| encode(command) }.join)
         commands.map { reply }
-      rescue SystemCallError, IOError, EOFError => e
+      rescue SystemCallError, IOError => e # EOFError included
         close
         raise Failed, "Redis at #{@url} did not answer (#{e.message})"
       rescue Failed

@@ -36,7 +36,9 @@ module Mallard
       def queue_heads(queues)
         return [[], []] if queues.empty?
 
-        replies = @connection.pipelined(queues.flat_map { |name| [["LLEN", "queue:#{name}"], ["LINDEX", "queue:#{name}", -1]] })
+        replies = @connection.pipelined(queues.flat_map do |name|
+                                          [["LLEN", "queue:#{name}"], ["LINDEX", "queue:#{name}", -1]]
+                                        end)
         replies.each_slice(2).map { |length, job| [length, enqueued_at(job)] }.transpose
       end
 

@@ -23,8 +23,9 @@ module Mallard
         memory = summary.memory
         figure = Analysis::MemoryMetric.pss?(memory&.metric) ? "steady PSS" : "steady RSS"
         verdict = summary.verdict&.memory
-        say(label, format("%s %s · peak %s · %.0f req/s%s", figure, mib(memory&.steady_kb), mib(memory&.peak_rss_kb),
-                          summary.load&.rps.to_f, verdict ? " · #{verdict}" : ""))
+        rate = summary.jobs ? summary.jobs.per_s : summary.load&.rps
+        say(label, format("%s %s · peak %s · %.0f %s%s", figure, mib(memory&.steady_kb), mib(memory&.peak_rss_kb),
+                          rate.to_f, work_labels(summary.target)[:rate], verdict ? " · #{verdict}" : ""))
       end
 
       # A run shown but not counted: it is no valid measurement.

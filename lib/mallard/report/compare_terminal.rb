@@ -9,9 +9,6 @@ module Mallard
     class CompareTerminal
       include Formatting
 
-      HEADER = ["configuration", "steady memory", "vs baseline", "peak", "req/s", "vs baseline", "p99 ms", "errors",
-                "memory verdicts", "live-set verdicts"].freeze
-
       # @param summary [Summary::Compare]
       def initialize(summary, color: Color::Plain.new)
         @summary = summary
@@ -47,8 +44,14 @@ module Mallard
 
       def table
         rows = @summary.configs.map { |config| config.repeats.to_i.positive? ? measured(config) : unmeasured(config) }
-        widths = HEADER.each_index.map { |i| ([HEADER] + rows.grep(Array)).map { |r| r[i].to_s.length }.max }
-        [format_row(HEADER, widths)] + rows.map { |row| row.is_a?(Array) ? format_row(row, widths) : row }
+        widths = header.each_index.map { |i| ([header] + rows.grep(Array)).map { |r| r[i].to_s.length }.max }
+        [format_row(header, widths)] + rows.map { |row| row.is_a?(Array) ? format_row(row, widths) : row }
+      end
+
+      def header
+        labels = work_labels(@summary.target)
+        ["configuration", "steady memory", "vs baseline", "peak", labels[:rate], "vs baseline", labels[:p99],
+         labels[:errors], "memory verdicts", "live-set verdicts"]
       end
 
       def measured(config)

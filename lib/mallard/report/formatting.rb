@@ -83,6 +83,16 @@ module Mallard
         value.nil? ? "—" : grouped(value.round)
       end
 
+      # How a run's throughput, latency and failures are named: requests, or a job worker's jobs (whose latency
+      # is their wait in the queue).
+      def work_labels(target)
+        if target&.jobs?
+          { rate: "jobs/s", p99: "queue wait p99 ms", errors: "failed jobs", per_second: "Jobs per second" }
+        else
+          { rate: "req/s", p99: "p99 ms", errors: "errors", per_second: "Requests per second" }
+        end
+      end
+
       def plural(count, word)
         "#{count} #{word}#{'s' unless count == 1}"
       end

@@ -43,7 +43,8 @@ module Mallard
                       @live_set.unit, signed(low), signed(high), slots(@live_set.tolerance))
         return line unless @live_set.needed
 
-        "#{line} · about #{slots(@live_set.needed)} #{script? ? 's' : @summary.verdict&.unit || 'requests'} would decide it"
+        unit = script? ? "s" : @summary.verdict&.unit || "requests"
+        "#{line} · about #{slots(@live_set.needed)} #{unit} would decide it"
       end
 
       def runs

@@ -73,7 +73,9 @@ module Mallard
 
       def inconclusive_hint(verdict)
         needed = verdict.requests_needed
-        needed ? "run longer: about #{needed} #{verdict.unit} after warm-up would decide it" : "too few samples to decide"
+        return "too few samples to decide" unless needed
+
+        "run longer: about #{needed} #{verdict.unit} after warm-up would decide it"
       end
 
       def steady_line(memory)

@@ -13,6 +13,9 @@ module Mallard
       def self.of(target)
         new(kind: target.kind, description: target.describe, url: target.url)
       end
+
+      # A job worker's work is jobs, not requests.
+      def jobs? = kind == "sidekiq"
     end
 
     # meta.json: what was run, on what, and when each phase began. Written when a run starts and again as it

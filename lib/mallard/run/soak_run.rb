@@ -16,7 +16,8 @@ module Mallard
       def phases = meta.phases || Phases.new
       def target = meta.target || TargetInfo.new
       def script? = target.kind == "script"
-      def jobs? = target.kind == "sidekiq"
+      def jobs? = target.jobs?
+      def jobs = self[:jobs] || []
 
       # What the subject's work is counted in: the agent's count and every slope's x axis.
       def unit = jobs? ? "jobs" : "requests"

@@ -117,9 +117,8 @@ module Mallard
         return if @stopped
 
         @stopped = true
-        ended_itself = !@process.alive?
+        @workload_exit ||= @process.alive? ? "stopped by mallard" : @process.describe_status
         @process.stop(grace: STOP_GRACE)
-        @workload_exit ||= ended_itself ? @process.describe_status : "stopped by mallard"
       end
 
       def failure_message

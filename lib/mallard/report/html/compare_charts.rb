@@ -7,6 +7,8 @@ module Mallard
       # repeats thin in the same style, runs not counted marked so. Runs boot at different speeds, so each is
       # drawn from the moment its load started.
       class CompareCharts
+        include Formatting
+
         TIME = SvgChart::Axis.new("Time since load started", "s")
 
         # @param summary [Summary::Compare]
@@ -26,8 +28,9 @@ module Mallard
         end
 
         def requests
-          SvgChart.new(id: "compare-rps", title: "Requests per second over time, per configuration", x: TIME,
-                       y: SvgChart::Axis.new("Throughput", "req/s"), series: per_run(&:rps),
+          labels = work_labels(@summary.target)
+          SvgChart.new(id: "compare-rps", title: "#{labels[:per_second]} over time, per configuration", x: TIME,
+                       y: SvgChart::Axis.new("Throughput", labels[:rate]), series: per_run(&:rps),
                        absent: SoakCharts::NO_AGENT)
         end
 

@@ -3,19 +3,22 @@
 module Mallard
   module Report
     class Html
-      # Latency per configuration: medians over the repeats of each run's whole-run percentiles.
+      # Latency per configuration: medians over the repeats of each run's whole-run percentiles. For a job worker,
+      # each job's wait in its queue.
       class CompareLatencyView < View
         # @param configs [Array<Summary::Config>]
-        def initialize(configs)
+        # @param jobs [Boolean] a job worker's comparison
+        def initialize(configs, jobs: false)
           super()
           @configs = Array(configs).select { |config| config.repeats.to_i.positive? }
+          @jobs = jobs
         end
 
         template <<~'ERB'
-          <h3>Latency</h3>
+          <h3><%= @jobs ? "Queue wait per job" : "Latency" %></h3>
           <table class="latency">
           <thead><tr><th scope="col">Configuration</th><th scope="col">p50 ms</th><th scope="col">p99 ms (95% CI)</th>
-          <th scope="col">Errors</th></tr></thead>
+          <th scope="col"><%= @jobs ? "Failed jobs" : "Errors" %></th></tr></thead>
           <tbody>
           <%- @configs.each do |config| -%>
           <tr><th scope="row"><%= config.name %></th><td><%= number(config.latency_ms&.p50&.median) %></td>
@@ -23,8 +26,13 @@ module Mallard
           <%- end -%>
           </tbody>
           </table>
+          <%- if @jobs -%>
+          <p class="note">Each run's percentiles of the time its jobs waited in the queue, from the agent's Sidekiq
+          middleware.</p>
+          <%- else -%>
           <p class="note">Each run's latency percentiles are for the whole run: wrk reports no latency over time,
           so none is drawn.</p>
+          <%- end -%>
         ERB
 
         private

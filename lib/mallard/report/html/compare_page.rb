@@ -42,8 +42,11 @@ module Mallard
         end
 
         def load_section
-          parts = [@charts.requests.to_html, CompareLatencyView.new(@summary.configs).to_s]
-          Section.new(id: "load", title: "Load: requests per second and latency", parts: parts).to_s
+          parts = [@charts.requests.to_html,
+                   CompareLatencyView.new(@summary.configs, jobs: @summary.target&.jobs?).to_s]
+          title = "Load: requests per second and latency"
+          title = "Jobs: jobs per second and queue wait" if @summary.target&.jobs?
+          Section.new(id: "load", title: title, parts: parts).to_s
         end
       end
     end

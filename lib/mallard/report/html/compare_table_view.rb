@@ -8,8 +8,6 @@ module Mallard
       # runs, and the runs shown but not counted.
       class CompareTableView < View
         NOISE_PCT = format("%g", Analysis::Significance::NOISE_PCT)
-        HEADERS = ["Configuration", "Steady memory (MiB)", "vs baseline", "Peak RSS", "req/s", "vs baseline",
-                   "p99 ms", "Errors", "Memory verdicts", "Live-set verdicts"].freeze
 
         # @param summary [Summary::Compare]
         def initialize(summary)
@@ -23,14 +21,14 @@ module Mallard
           <strong><%= @summary.baseline %></strong>, called a difference only when the whole interval lies beyond
           ±<%= NOISE_PCT %>%.</p>
           <table class="verdict-table">
-          <thead><tr><%- HEADERS.each do |header| -%><th scope="col"><%= header %></th><%- end -%></tr></thead>
+          <thead><tr><%- headers.each do |header| -%><th scope="col"><%= header %></th><%- end -%></tr></thead>
           <tbody>
           <%- @configs.each do |config| -%>
           <tr><th scope="row"><%= config.name %></th>
           <%- if config.repeats.to_i.positive? -%>
           <%- cells(config).each do |cell| -%><td><%= cell %></td><%- end -%>
           <%- else -%>
-          <td colspan="<%= HEADERS.size - 1 %>" class="warning"><%= why_unmeasured(config) %>
+          <td colspan="<%= headers.size - 1 %>" class="warning"><%= why_unmeasured(config) %>
           <%- if Array(config.output_tail).any? -%><details><summary>last output</summary>
           <pre><%= Array(config.output_tail).join("\n") %></pre></details><%- end -%></td>
           <%- end -%>
@@ -44,6 +42,12 @@ module Mallard
         ERB
 
         private
+
+        def headers
+          labels = work_labels(@summary.target)
+          ["Configuration", "Steady memory (MiB)", "vs baseline", "Peak RSS", labels[:rate], "vs baseline",
+           labels[:p99], labels[:errors].capitalize, "Memory verdicts", "Live-set verdicts"]
+        end
 
         def metric_name
           @summary.metric == "steady_pss_kb" ? "Steady PSS (summed over processes)" : "Steady RSS"

@@ -47,7 +47,9 @@ module Mallard
         def drain
           return if @jobs.drained.nil?
 
-          @jobs.drained ? "queues empty #{@jobs.drain_s} s after the workload stopped" : "timed out with #{count(@jobs.left)} jobs waiting"
+          return "queues empty #{@jobs.drain_s} s after the workload stopped" if @jobs.drained
+
+          "timed out with #{count(@jobs.left)} jobs waiting"
         end
       end
     end
