@@ -1,0 +1,81 @@
+# frozen_string_literal: true
+
+# What mallard costs a job worker: jobs/s of the bundled job app (examples/jobs, a 20-thread Sidekiq) draining
+# the same backlog of jobs bare, and as mallard runs it — the agent with its Sidekiq middleware inside the worker,
+# and mallard's reads of Redis (Probe::SidekiqStats) and of the agent's file every 0.5 s outside it. Rounds are
+# interleaved (A B, B A, ...) so that drift of the machine hits both alike; each has a fresh Redis.
+#
+# The backlog is pushed before the worker starts, so nothing else runs while it drains; the rate is the
+# backlog over the time from the first job taken to the queue found empty (LLEN every 20 ms, alike in both).
+#   ruby bench/sidekiq_cost.rb [ROUNDS] [JOBS] [THREADS]
+require_relative "support"
+
+rounds = Integer(ARGV.fetch(0, 6))
+backlog = Integer(ARGV.fetch(1, 5000))
+threads = ARGV.fetch(2, "20")
+app = File.expand_path("../examples/jobs", __dir__)
+stats = Mallard::Analysis::Statistics
+rates = { without: [], with: [] }
+
+push = <<~RUBY
+  require "sidekiq"
+  require "./jobs"
+  Integer(ARGV[0]).times.each_slice(1000) { |slice| Sidekiq::Client.push_bulk("class" => ReportJob, "args" => slice.map { |n| [n] }) }
+RUBY
+
+drain_rate = lambda do |url, total|
+  redis = Mallard::Probe::RedisConnection.new(url)
+  sleep 0.02 while redis.call("LLEN", "queue:default") == total
+  started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  sleep 0.02 while redis.call("LLEN", "queue:default").positive?
+  total / (Process.clock_gettime(Process::CLOCK_MONOTONIC) - started)
+ensure
+  redis&.close
+end
+
+# What Workload::Jobs and the soak's sampler read every tick, besides /proc.
+mallard_reads = lambda do |url, run_dir|
+  Thread.new do
+    stats_reader = Mallard::Probe::SidekiqStats.new(Mallard::Probe::RedisConnection.new(url))
+    agent_log = Mallard::Probe::AgentLog.new(run_dir.file("agent.jsonl"))
+    loop do
+      stats_reader.read
+      agent_log.busy
+      sleep 0.5
+    end
+  end
+end
+
+rounds.times do |round|
+  %i[without with].rotate(round % 2).each do |variant|
+    Dir.mktmpdir("mallard-bench") do |dir|
+      run_dir = Mallard::Run::Directory.new(dir)
+      redis = Mallard::Target::RedisServer.new.start(run_dir)
+      plain = Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: nil).merge("REDIS_URL" => redis.url)
+      system(plain, Gem.ruby, "-e", push, backlog.to_s, chdir: app, exception: true)
+      agent = variant == :with ? Bench.agent_settings(true, run_dir) : nil
+      env = Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: agent)
+                                               .merge("REDIS_URL" => redis.url, "MALLARD_JOBS" => (agent && "on"))
+      argv = ["sidekiq", "-r", "./jobs.rb", "-c", threads]
+      worker = Mallard::Target::Command.new(argv, env: env, chdir: app, log_path: run_dir.file("worker.log"))
+      reads = mallard_reads.call(redis.url, run_dir) if variant == :with
+      begin
+        worker.start
+        rates[variant] << drain_rate.call(redis.url, backlog)
+      ensure
+        reads&.kill
+        worker.stop
+        redis.stop
+      end
+    end
+  end
+end
+
+ratios = rates[:with].zip(rates[:without]).map { |with, without| with / without }
+low, high = stats.bootstrap_ci(ratios) { |sample| stats.median(sample) }
+puts "examples/jobs, #{threads} threads, a backlog of #{backlog} jobs, #{rounds} interleaved rounds"
+rates.each do |variant, values|
+  puts format("  mallard %-8s median %.0f jobs/s  (%s)", variant, stats.median(values), values.map(&:round).join(", "))
+end
+puts format("  with/without: median %.3f (95%% CI %.3f … %.3f) → mallard's cost %.1f%% of jobs/s",
+            stats.median(ratios), low, high, (1 - stats.median(ratios)) * 100)
