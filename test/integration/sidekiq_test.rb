@@ -43,6 +43,20 @@ class SidekiqIntegrationTest < Minitest::Test
     assert_job_keys(summary)
   end
 
+  # Sidekiq 7 from RubyGems (bin/setup --test installs it into tmp/gems/sidekiq7): its own configuration object,
+  # capsules and redis-client, the same middleware hook and keys.
+  def test_sidekiq_7_is_measured_the_same_way
+    gems = File.expand_path("../../tmp/gems/sidekiq7", __dir__)
+    skip "Sidekiq 7 is not installed in #{gems} (bin/setup --test)" unless File.directory?(File.join(gems, "gems"))
+
+    env = { "GEM_HOME" => gems, "GEM_PATH" => gems, "PATH" => "#{gems}/bin:#{ENV.fetch('PATH')}" }
+    summary, status, err = soak("steady.rb", "--duration", "3", env: env)
+
+    assert_equal 0, status.exitstatus, err
+    assert_match(/Sidekiq 7\./, File.read(File.join(@tmp, "run", "subject.log")))
+    assert_operator summary.dig("jobs", "processed"), :>, 100
+  end
+
   def test_jobs_that_mostly_fail_are_a_failed_measurement
     summary, status, = soak("failing_jobs.rb", "--duration", "3")
 
