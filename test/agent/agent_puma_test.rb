@@ -103,8 +103,8 @@ class AgentPumaTest < Minitest::Test
             "$LOADED_FEATURES.grep(%r{/mallard[/.]}).map { |f| f.delete_prefix('#{LIB}/') }.sort]"
     idle = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => nil)
     active = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_GC_EVENTS" => "on")
-    files = %w[mallard/agent.rb mallard/agent/gc_snapshot.rb mallard/agent/gc_timeline.rb mallard/agent/middleware.rb
-               mallard/agent/owner.rb mallard/agent/record_line.rb mallard/agent/recorder.rb]
+    files = %w[agent agent/gc_line agent/gc_snapshot agent/gc_timeline agent/middleware agent/owner
+               agent/record_line agent/recorder].map { |name| "mallard/#{name}.rb" }
     extension = "mallard/gc_events_ext.#{RbConfig::CONFIG['DLEXT']}"
 
     assert_equal ["NilClass", 1, nil, files].inspect, idle
