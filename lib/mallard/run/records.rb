@@ -38,9 +38,13 @@ module Mallard
                            :requests)
 
     # A "gc" line of agent.jsonl carries a process's GCs since its previous line, each an array of these fields
-    # in this order; dropped counts GCs the agent's bounded buffer had no room for.
+    # in this order (a field its source does not give is null); dropped counts GCs the agent's timeline lost.
     GC_EVENT_FIELDS = %i[t pause_ms max_pause_ms major major_by gc_by heap_live_slots old_objects
                          heap_allocated_pages malloc_increase_bytes oldmalloc_increase_bytes].freeze
+
+    # GCs of a process that its per-GC timeline lost since its previous "gc" line (the hooks' ring was full, or
+    # GC::Profiler's records went before they were read); t is the line's.
+    GcDrop = Value.define(:t, :pid, :count)
 
     # Which model class each record kind becomes.
     RECORD_KINDS = { "total" => TotalSample, "memory" => ProcessSample, "agent" => AgentRecord }.freeze
@@ -53,6 +57,15 @@ module Mallard
 
         GcEvent.new(**GC_EVENT_FIELDS.zip(fields).to_h, pid: hash["pid"], requests: hash["requests"])
       end
+    end
+
+    # @param hash [Hash] a "gc" line
+    # @return [GcDrop, nil] nil when the line lost no GC
+    def self.gc_drop(hash)
+      count = hash["dropped"]
+      return unless count.is_a?(Integer) && count.positive? && hash["t"].is_a?(Numeric)
+
+      GcDrop.new(t: hash["t"], pid: hash["pid"], count: count)
     end
 
     # @param hash [Hash] one parsed JSON line
