@@ -29,10 +29,12 @@ module Mallard
     # process), and per-request columns for the requests recorded in the interval.
     AgentRecord = Value.define(:t, :pid, :gc, :requests, :in_app_ms, :body_ms, :chunks, :requests_sampled)
 
-    # One garbage collection in the subject, as the agent's GC event hook saw it: when it started (t, on the
+    # One garbage collection in the subject, as the agent's per-GC timeline saw it: when it started (t, on the
     # run's clock), the time the program was paused for it (the sum of its steps — a lazily swept GC pauses
     # more than once) and its longest step, whether it was major and why (GC.latest_gc_info's major_by and
     # gc_by), and the heap right after it. requests is the process's count when the agent wrote the event.
+    # From GC::Profiler (Agent::GcProfilerTimeline) the pause is CPU time, and the longest step, old objects, heap
+    # pages and malloc counters are nil.
     GcEvent = Value.define(:t, :pid, :pause_ms, :max_pause_ms, :major, :major_by, :gc_by, :heap_live_slots,
                            :old_objects, :heap_allocated_pages, :malloc_increase_bytes, :oldmalloc_increase_bytes,
                            :requests)
