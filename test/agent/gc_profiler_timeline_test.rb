@@ -89,6 +89,8 @@ class AgentGcProfilerTimelineTest < Minitest::Test
     skip "the GC swept the whole heap in its first step" unless GC.latest_gc_info(:state) == :sweeping
 
     assert_nil @timeline.build(time: now - @origin, pid: 1, requests: 0)
+    made = Array.new(2) { objects_made { @timeline.build(time: 1.0, pid: 1, requests: 0) } } # the first warms up
+    assert_equal 0, made.last, "still sweeping: not read again"
     GC.start # finishes the sweep first
     hash, events = line(requests: 0)
 
@@ -160,6 +162,12 @@ class AgentGcProfilerTimelineTest < Minitest::Test
   def line(requests:)
     hash = JSON.parse(@timeline.build(time: now - @origin, pid: Process.pid, requests: requests))
     [hash, Mallard::Run.gc_events(hash)]
+  end
+
+  def objects_made
+    before = GC.stat(:total_allocated_objects)
+    yield
+    GC.stat(:total_allocated_objects) - before
   end
 
   def burn(seconds)

@@ -13,7 +13,13 @@ module Mallard
     # GC::Profiler keeps a record of every GC for as long as it is enabled, so each interval its records are read
     # (GC::Profiler.raw_data) and cleared: what it holds is one interval's GCs, whatever the run length. raw_data
     # makes two Hashes per GC; they are garbage before the next minor GC can promote them, and nothing read is kept
-    # past the interval but the start time of a GC still sweeping (below).
+    # past the interval but the start time of a GC still sweeping.
+    #
+    # A GC's record is complete only once its sweep ends, and a lazy sweep goes on between the app's allocations:
+    # most reads find the newest GC still sweeping (85% of them in an allocation-bound loop). Clearing then would
+    # lose the rest of its pause and its heap figures, so the finished records are written and the list is kept
+    # until a read finds them all finished, or HOLD_LIMIT of them (as many as GcTimeline's ring): each read makes
+    # Hashes for all of them again, a few hundred in a GC-heavy app.
     #
     # What a record gives (Ruby 3.1's gc.c, gc_profile_record_get and the gc_prof_* functions it reads; 3.3 and
     # 3.4 are the same):
@@ -28,7 +34,7 @@ module Mallard
     # The longest step, old objects, heap pages after the GC and the malloc counters are not there: null.
     class GcProfilerTimeline
       # Records GC::Profiler may hold while the newest GC is still sweeping; past it they are cleared anyway.
-      HOLD_LIMIT = 1_000
+      HOLD_LIMIT = 4_096
       NOT_OURS = "GC::Profiler is already enabled in this process, and reading it every interval would clear the " \
                  "records of whoever enabled it"
 
@@ -58,21 +64,20 @@ module Mallard
       def build(time:, pid:, requests:)
         @clock.read
         count = GC.count
-        return if count == @read_at_count && !@sweeping_t
+        return unless news?(count)
 
         @read_at_count = count
-        return unless (records = GC::Profiler.raw_data) # nil once the app disables the profiler
+        return unless (records = read) # nil once the app disables the profiler
 
-        finished = finished(records)
-        dropped = dropped(count, records, finished)
-        return if finished == @emitted && dropped.zero?
+        dropped = dropped(count, records)
+        return if @finished == @emitted && dropped.zero?
 
         @line.open(time: time, pid: pid, requests: requests, dropped: dropped)
-        write(records, finished)
+        write(records)
         @reported += dropped
         @line.close
       ensure
-        forget(records) if records
+        settle(records) if records
       end
 
       # In a forked child the profiler holds the parent's GCs, and the CPU clock starts again.
@@ -91,32 +96,45 @@ module Mallard
         @sweeping_t = nil # when the newest record's GC, still sweeping at a read, began
       end
 
-      # A record's heap figures are set as its GC's sweep ends; until then only the newest one can lack them.
-      def finished(records)
-        if records.size < @emitted # the app cleared the profiler: those GCs count as dropped
-          @emitted = 0
-          @sweeping_t = nil
-        end
+      # A GC since the last read, or the end of the sweep of the one still sweeping then. Asked without allocating.
+      def news?(count)
+        count != @read_at_count || (@sweeping_t && GC.latest_gc_info(:state) == :none)
+      end
+
+      # The profiler's records, cleared at once when all are finished (or too many wait): before any text is made,
+      # so that a GC the line's own allocations cause is kept for the next read instead of cleared unread. Sets
+      # @finished, how many lead the list finished: a record's heap figures are set as its GC's sweep ends, so only
+      # the newest can lack them.
+      def read
+        return unless (records = GC::Profiler.raw_data)
+
         last = records.last
-        last && last[:HEAP_TOTAL_OBJECTS].zero? ? records.size - 1 : records.size
+        @finished = last && last[:HEAP_TOTAL_OBJECTS].zero? ? records.size - 1 : records.size
+        @cleared = @finished == records.size || records.size > HOLD_LIMIT
+        GC::Profiler.clear if @cleared
+        records
       end
 
       # GCs that GC.count saw before the records were read but that were never written nor are still held: cleared
-      # while still sweeping (HOLD_LIMIT), between the read and the clear, or by the app. Never more than were lost.
-      def dropped(count, records, finished)
-        held = records.size - finished
-        lost = count - @counted_from - @reported - (finished - @emitted) - held
+      # while still sweeping (HOLD_LIMIT), between a read and its clear, or by the app. Never more than were lost.
+      def dropped(count, records)
+        if @finished < @emitted # the list is not the one written from: the app cleared the profiler
+          @emitted = 0
+          @sweeping_t = nil
+        end
+        held = records.size - @finished
+        lost = count - @counted_from - @reported - (@finished - @emitted) - held
         lost.positive? ? lost : 0
       end
 
-      def write(records, finished)
-        @emitted.upto(finished - 1) do |index|
+      def write(records)
+        @emitted.upto(@finished - 1) do |index|
           fill(records[index], index == @emitted ? @sweeping_t : nil)
           @line.event(@event, 0)
         end
-        @reported += finished - @emitted
-        @sweeping_t = nil if finished > @emitted
-        @emitted = finished
+        @reported += @finished - @emitted
+        @sweeping_t = nil if @finished > @emitted
+        @emitted = @finished
       end
 
       # The record in the run's layout (Run::GC_EVENT_FIELDS); began: its start if already placed.
@@ -130,12 +148,11 @@ module Mallard
         @event[6] = record[:HEAP_USE_SIZE] / @slot_size
       end
 
-      # Cleared once every record is written, or when too many wait behind a GC still sweeping (it is then lost,
-      # and counted as dropped by the next line). A GC still sweeping is placed now, while its start lies in the
-      # interval just read: its record keeps it but the next read's interval will not hold it.
-      def forget(records)
-        if @emitted == records.size || records.size > HOLD_LIMIT
-          GC::Profiler.clear
+      # After a clear the list starts again (a GC still sweeping past HOLD_LIMIT is lost, and counted as dropped by
+      # a later line). Otherwise the GC still sweeping is placed now, while its start lies in the interval just
+      # read: its record keeps it, but the next read's interval will not hold it.
+      def settle(records)
+        if @cleared
           @emitted = 0
           @sweeping_t = nil
         elsif !@sweeping_t
