@@ -5,6 +5,7 @@
 # runs inside someone else's process, and it does nothing unless MALLARD_AGENT_OUT is set.
 require_relative "agent/gc_snapshot"
 require_relative "agent/gc_timeline"
+require_relative "agent/gc_profiler_timeline"
 require_relative "agent/recorder"
 require_relative "agent/owner"
 require_relative "agent/middleware"
@@ -49,19 +50,29 @@ module Mallard
 
       private
 
-      # The per-GC timeline's hooks cost little per GC, but on Ruby 3.1 and 3.2 any internal GC hook sends every
-      # allocation through the GC's slow path (fixed in 3.3, ruby/ruby#8378): 2-8% of a GC-heavy app's
-      # throughput here (bench/README.md). So the timeline is on by default only from 3.3; `mallard gc` asks for
-      # it everywhere (MALLARD_GC_EVENTS=on), and MALLARD_GC_EVENTS=off leaves it out for benchmarks.
+      # The per-GC timeline is on by default on every Ruby, each from the source that costs it least. GC event
+      # hooks (GcTimeline) cost little per GC, but on Ruby 3.1 and 3.2 any internal GC hook sends every allocation
+      # through the GC's slow path (fixed in 3.3, ruby/ruby#8378): 2-8% of a GC-heavy app's throughput
+      # (bench/README.md). There GC::Profiler (GcProfilerTimeline), which works only inside each GC, records them.
+      # MALLARD_GC_EVENTS names a source ("hooks", "profiler") to measure one against the other, or "off".
       def gc_timeline(env, origin)
-        wanted = env.fetch("MALLARD_GC_EVENTS") { RUBY_VERSION >= "3.3" ? "on" : "off" }
-        return if wanted == "off"
+        source = gc_timeline_source(env["MALLARD_GC_EVENTS"])
+        return unless source
 
-        reason = GcTimeline.start
-        return GcTimeline.new(origin: origin) unless reason
+        reason = source.start
+        return source.new(origin: origin) unless reason
 
         warn "mallard agent: per-GC timing is unavailable (#{reason}); the interval records still carry GC counts"
         nil
+      end
+
+      def gc_timeline_source(wanted)
+        case wanted
+        when "off" then nil
+        when "hooks" then GcTimeline
+        when "profiler" then GcProfilerTimeline
+        else RUBY_VERSION >= "3.3" ? GcTimeline : GcProfilerTimeline
+        end
       end
 
       def interval_from(env)

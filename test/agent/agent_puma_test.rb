@@ -102,23 +102,25 @@ class AgentPumaTest < Minitest::Test
     probe = "p [Mallard::Agent.recorder.class.name, Thread.list.size, defined?(Mallard::CLI), " \
             "$LOADED_FEATURES.grep(%r{/mallard[/.]}).map { |f| f.delete_prefix('#{LIB}/') }.sort]"
     idle = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => nil)
-    active = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_GC_EVENTS" => "on")
-    files = %w[mallard/agent.rb mallard/agent/gc_snapshot.rb mallard/agent/gc_timeline.rb
-               mallard/agent/job_middleware.rb mallard/agent/middleware.rb mallard/agent/owner.rb
-               mallard/agent/record_line.rb mallard/agent/recorder.rb mallard/agent/sidekiq_hook.rb]
+    active = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_GC_EVENTS" => "hooks")
+    files = %w[agent agent/cpu_wall_clock agent/gc_line agent/gc_profiler_timeline agent/gc_snapshot agent/gc_timeline
+               agent/job_middleware agent/middleware agent/owner agent/record_line agent/recorder
+               agent/sidekiq_hook].map { |name| "mallard/#{name}.rb" }
     extension = "mallard/gc_events_ext.#{RbConfig::CONFIG['DLEXT']}"
 
     assert_equal ["NilClass", 1, nil, files].inspect, idle
     assert_equal ["Mallard::Agent::Recorder", 2, nil, (files + [extension]).sort].inspect, active
   end
 
-  # Its GC hooks send every allocation through the slow path before Ruby 3.3: there they are asked for.
-  def test_the_per_gc_hooks_are_installed_by_default_only_where_they_cost_no_allocations
-    probe = "p $LOADED_FEATURES.grep(/gc_events_ext/).size"
+  # Its GC hooks send every allocation through the slow path before Ruby 3.3: there GC::Profiler records the GCs.
+  def test_the_per_gc_timeline_is_on_by_default_from_the_source_that_costs_least
+    probe = "p [$LOADED_FEATURES.grep(/gc_events_ext/).size, GC::Profiler.enabled?]"
     default = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out)
 
-    assert_equal (RUBY_VERSION >= "3.3" ? 1 : 0).to_s, default
-    assert_equal "0", ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_GC_EVENTS" => "off")
+    assert_equal (RUBY_VERSION >= "3.3" ? [1, false] : [0, true]).inspect, default
+    assert_equal "[1, false]", ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_GC_EVENTS" => "hooks")
+    assert_equal "[0, true]", ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_GC_EVENTS" => "profiler")
+    assert_equal "[0, false]", ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_GC_EVENTS" => "off")
   end
 
   private
@@ -190,7 +192,7 @@ class AgentPumaTest < Minitest::Test
 
   def agent_env
     { "RUBYOPT" => "-I#{LIB} -rmallard/agent", "MALLARD_AGENT_OUT" => @out,
-      "MALLARD_AGENT_INTERVAL" => INTERVAL.to_s, "MALLARD_T0" => format("%.6f", @t0), "MALLARD_GC_EVENTS" => "on" }
+      "MALLARD_AGENT_INTERVAL" => INTERVAL.to_s, "MALLARD_T0" => format("%.6f", @t0) }
   end
 
   def puma_bin

@@ -17,7 +17,7 @@ class GcTimelineFallbackTest < Minitest::Test
       lib = copy_agent(dir)
       File.write(File.join(lib, "mallard/gc_events_ext.unavailable"), "this Ruby has no GC enter/exit events\n")
       out = File.join(dir, "agent.jsonl")
-      env = { "MALLARD_AGENT_OUT" => out, "MALLARD_AGENT_INTERVAL" => "0.05", "MALLARD_GC_EVENTS" => "on",
+      env = { "MALLARD_AGENT_OUT" => out, "MALLARD_AGENT_INTERVAL" => "0.05", "MALLARD_GC_EVENTS" => "hooks",
               "RUBYOPT" => nil, "RUBYLIB" => nil, "BUNDLE_GEMFILE" => nil }
       _, err, status = Open3.capture3(env, RbConfig.ruby, "-I#{lib}", "-rmallard/agent", "-e",
                                       "5.times { GC.start; sleep 0.05 }")

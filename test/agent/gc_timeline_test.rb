@@ -35,6 +35,12 @@ class AgentGcTimelineTest < Minitest::Test
     assert_equal({ %w[force method] => 3, [nil, "method"] => 2 }, causes)
   end
 
+  # The ring's events, the line's and the run model's are one layout.
+  def test_the_ring_the_line_and_the_run_model_agree_on_the_fields
+    assert_equal [Mallard::Run::GC_EVENT_FIELDS.size] * 2,
+                 [Mallard::GcEvents::EVENT_FIELDS, Mallard::Agent::GcLine::FIELDS]
+  end
+
   def test_no_line_when_there_was_no_gc
     GC.start
     @timeline.build(time: 1.0, pid: 1, requests: nil)

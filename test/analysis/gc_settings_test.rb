@@ -29,6 +29,27 @@ class GcSettingsTest < Minitest::Test
     refute_nil new["RUBY_GC_HEAP_INIT_SLOTS"].ignored
   end
 
+  # Five pools in 3.3 (SIZE_POOL_COUNT) and 3.4 (HEAP_COUNT): a sixth is read by neither.
+  def test_only_the_five_pools_a_ruby_has_are_read
+    env = { "RUBY_GC_HEAP_4_INIT_SLOTS" => "1000", "RUBY_GC_HEAP_5_INIT_SLOTS" => "1000" }
+    settings = GcSettings.call(Mallard::Run::GcSettings.new(ruby_version: "3.4.5", env: env)).to_h { |s| [s.name, s] }
+
+    assert_nil settings["RUBY_GC_HEAP_4_INIT_SLOTS"].ignored
+    assert_match(/does not read/, settings["RUBY_GC_HEAP_5_INIT_SLOTS"].ignored)
+  end
+
+  def test_the_remembered_ratio_is_read_from_three_three_and_the_gc_library_only_by_a_modular_build
+    env = { "RUBY_GC_HEAP_REMEMBERED_WB_UNPROTECTED_OBJECTS_LIMIT_RATIO" => "0.02", "RUBY_GC_LIBRARY" => "mmtk" }
+    ignored = %w[3.2.2 3.3.0 3.4.1].to_h do |version|
+      [version, GcSettings.call(Mallard::Run::GcSettings.new(ruby_version: version, env: env)).map(&:ignored)]
+    end
+
+    assert(ignored["3.2.2"].all? { |why| why.match?(/3\.2\.2 does not read/) }, ignored["3.2.2"].inspect)
+    assert_equal [true, false], [ignored["3.3.0"][0].nil?, ignored["3.3.0"][1].nil?]
+    assert_nil ignored["3.4.1"][0]
+    assert_match(/only when built with modular GC/, ignored["3.4.1"][1])
+  end
+
   def test_a_misspelt_variable_is_flagged_and_an_unknown_ruby_judges_nothing
     env = { "RUBY_GC_HEAP_GROWTH_FACTORR" => "1.1" }
 

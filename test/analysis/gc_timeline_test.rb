@@ -27,6 +27,29 @@ class GcTimelineTest < Minitest::Test
     assert_equal "the agent's GC events", gc.source
   end
 
+  # A server's GCs lost before its first agent record are not of the measured span, as its events are not.
+  def test_gcs_the_timeline_lost_in_the_measured_span_are_counted
+    drops = [Mallard::Run::GcDrop.new(t: 0.5, pid: 1, count: 2), Mallard::Run::GcDrop.new(t: 5.0, pid: 1, count: 3)]
+    agent = agent_records(61, old: ->(_i) { 1 })
+
+    assert_equal 3, GcTimeline.call(gc_run(events: minor_events(10), agent: agent, drops: drops)).dropped
+    assert_equal 0, GcTimeline.call(gc_run(events: minor_events(10), agent: agent)).dropped
+    assert_nil GcTimeline.call(gc_run(agent: agent)).dropped, "no timeline: nothing known lost"
+  end
+
+  # A source that leaves a field out writes null (GC::Profiler gives no longest step, old objects or pages): the
+  # figures take what there is.
+  def test_events_with_null_fields_still_count
+    events = minor_events(4) + major_events(4, live: ->(i) { 100_000 + i })
+    events.each { |event| event.max_pause_ms = event.old_objects = event.heap_allocated_pages = nil }
+    events.first.pause_ms = nil
+    gc = GcTimeline.call(gc_run(events: events.sort_by(&:t)))
+
+    assert_equal [8, 4, 4], [gc.runs, gc.minor, gc.major]
+    assert_equal [5.0, 3.071], [gc.pause_ms.max, gc.pause_ms.mean]
+    assert_equal "unmeasured", gc.major_time_vs_live_set.finding
+  end
+
   def test_shares_of_wall_and_cpu_time
     # 600 ms of GC.stat time over 30 s of one process's wall time, and 15 s of its CPU (0.5 s per second)
     agent = agent_records(61, old: ->(_i) { 1 }, time_ms: ->(i) { 10 * i })
@@ -42,7 +65,7 @@ class GcTimelineTest < Minitest::Test
     assert_equal [180, 120, 60], [gc.runs, gc.minor, gc.major] # GC.stat deltas over 60 intervals
     assert_nil gc.pause_ms.p50
     assert_nil gc.major_by
-    assert_match(/GC event hook/, gc.note)
+    assert_match(/per-GC timeline/, gc.note)
     assert_equal "unmeasured", gc.major_time_vs_live_set.finding
   end
 

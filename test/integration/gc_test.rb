@@ -69,6 +69,20 @@ class GcIntegrationTest < Minitest::Test
     assert_operator summary.dig("gc", "major"), :>=, 6
   end
 
+  # Not only `mallard gc`: every soak records each GC, on every Ruby (before 3.3 from GC::Profiler, whose only cost
+  # is inside the GCs).
+  def test_a_plain_soak_has_per_gc_events_by_default
+    out, err, status = mallard("soak", "--script", File.join(SCRIPTS, "no_cache.rb"), "--interval", "0.1", "--json",
+                               "--out", File.join(@tmp, "soak"), "--", 2_000_000)
+    assert_equal 0, status.exitstatus, err
+    gc = JSON.parse(out)["gc"]
+
+    assert events?(JSON.parse(out)), gc.inspect
+    assert_operator gc["runs"], :>, 10
+    assert_operator gc.dig("pause_ms", "p50"), :>, 0
+    assert_equal 0, gc["dropped"]
+  end
+
   # Read from the subject's environment at boot; the per-pool variable is Ruby 3.3's.
   def test_the_gc_settings_the_subject_ran_with_are_listed_and_those_its_ruby_ignores_flagged
     summary = gc_script("no_cache.rb", 1000, env: { "RUBY_GC_HEAP_0_INIT_SLOTS" => "5000" })

@@ -29,6 +29,14 @@ class SoakTerminalTest < Minitest::Test
     refute_includes text, "RSS over"
   end
 
+  def test_gcs_the_per_gc_timeline_lost_are_said_under_the_runs
+    gc = stored("soak-leaky/summary.json")["gc"]
+    text = render(soak_summary("soak-leaky", gc: gc.merge("dropped" => 5)))
+
+    assert_match(/^ +! 5 GCs lost by the per-GC timeline/, text)
+    refute_includes render(soak_summary("soak-leaky", gc: gc.merge("dropped" => 0))), "lost by"
+  end
+
   def test_errors_are_counted_with_their_share_of_the_requests
     load = stored("soak-leaky/summary.json")["load"].merge("errors" => 12, "attempts" => 16_918, "error_pct" => 0.07)
 

@@ -30,6 +30,16 @@ class SoakReaderTest < Minitest::Test
     assert_equal 0, run.skipped, "a kind this mallard does not know is no damage"
   end
 
+  # A "gc" line's events join the run's GC events; the GCs it lost are kept apart, with its time and process.
+  def test_gc_lines_give_events_and_the_gcs_each_lost
+    write_lines("agent.jsonl", gc_line(2.0, dropped: 3, events: [[1.5, 0.4]]),
+                gc_line(1.0, dropped: 0, events: [[0.5, 0.3]]))
+    run = read
+
+    assert_equal([[0.5, 0.3], [1.5, 0.4]], run.gc_events.map { |event| [event.t, event.pause_ms] })
+    assert_equal([[2.0, 7, 3]], run.gc_drops.map { |drop| [drop.t, drop.pid, drop.count] })
+  end
+
   def test_a_line_cut_short_is_counted
     File.write(@directory.file("samples.jsonl"), "#{JSON.generate(total(0.5, 10))}\n{\"kind\":\"total\",\"t\":1")
     File.write(@directory.file("agent.jsonl"), "garbage\n")
@@ -55,6 +65,10 @@ class SoakReaderTest < Minitest::Test
   private
 
   def read = Run::SoakReader.read(@directory)
+
+  def gc_line(time, dropped:, events:)
+    { "kind" => "gc", "t" => time, "pid" => 7, "requests" => 0, "dropped" => dropped, "events" => events }
+  end
 
   def total(time, rss)
     { "kind" => "total", "t" => time, "rss_kb" => rss, "pss_kb" => rss / 2, "processes" => 1 }

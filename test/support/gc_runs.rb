@@ -44,12 +44,13 @@ module GcRuns
     end
   end
 
-  def gc_run(totals: ticks(61), agent: [], events: nil, script: false, gc_settings: nil)
+  def gc_run(totals: ticks(61), agent: [], events: nil, script: false, gc_settings: nil, drops: nil)
     phases = Run::Phases.new(up_t: 0.5, load_started_t: 1.0, load_finished_t: 31.0, gc_settings: gc_settings,
                              outcome: Run::Outcome.complete)
     target = Run::TargetInfo.new(kind: script ? "script" : "rack", description: "test")
     Run::SoakRun.new(path: "/runs/test", meta: Run::Meta.new(command: "gc", phases: phases, target: target),
-                     totals: totals, processes: [], agent: agent, gc_events: events, load: nil, summary: nil,
+                     totals: totals, processes: [], agent: agent, gc_events: events, gc_drops: drops, load: nil,
+                     summary: nil,
                      skipped: 0)
   end
 end

@@ -1,17 +1,13 @@
 # frozen_string_literal: true
 
 require "rbconfig"
+require_relative "gc_line"
 
 module Mallard
   module Agent
-    # The agent's per-GC timeline: mallard/gc_events_ext records every GC into a fixed C ring (see
-    # ext/mallard_gc/gc_events.c), and once per interval this drains it into one "gc" line of agent.jsonl:
-    #
-    #   {"kind":"gc","t":..,"pid":..,"requests":..,"dropped":..,"events":[[t, pause_ms, ...], ...]}
-    #
-    # with each event's fields in the order of Run::GC_EVENT_FIELDS and its t on the run's clock. As in
-    # RecordLine, the line is built in one String and the events drained into one Array, both kept for the
-    # life of the process: only each number's text is made, and it is garbage as soon as it is appended.
+    # The agent's per-GC timeline from GC hooks: mallard/gc_events_ext records every GC into a fixed C ring (see
+    # ext/mallard_gc/gc_events.c), and once per interval this drains it into one "gc" line of agent.jsonl (see
+    # GcLine). The events are drained into one Array kept for the life of the process, so a drain makes nothing.
     class GcTimeline
       # Events moved out of the ring per drain; a busier interval takes several drains into the same line.
       CHUNK = 256
@@ -52,9 +48,8 @@ module Mallard
 
       # @param origin [Float] the CLOCK_MONOTONIC value the run's t counts from
       def initialize(origin:)
-        @origin = origin
-        @line = +""
-        @events = Array.new(CHUNK * GcEvents::EVENT_FIELDS)
+        @line = GcLine.new(origin: origin)
+        @events = Array.new(CHUNK * GcLine::FIELDS)
       end
 
       # @return [String, nil] the line for the GCs since the previous call, valid until the next; nil when
@@ -63,40 +58,16 @@ module Mallard
         dropped = GcEvents.take_dropped
         return if dropped.zero? && GcEvents.pending.zero?
 
-        @line.clear
-        @line << '{"kind":"gc","t":' << time.round(6).to_s << ',"pid":' << pid.to_s
-        @line << ',"requests":' << (requests.nil? ? "null" : requests.to_s)
-        @line << ',"dropped":' << dropped.to_s << ',"events":['
-        count = 0
+        @line.open(time: time, pid: pid, requests: requests, dropped: dropped)
         while (drained = GcEvents.drain(@events)).positive?
-          drained.times { |event| append(event, count + event) }
-          count += drained
+          drained.times { |event| @line.event(@events, event * GcLine::FIELDS) }
         end
-        @line << "]}\n"
+        @line.close
       end
 
       # In a forked child the ring holds the parent's GCs.
       def after_fork
         GcEvents.reset
-      end
-
-      private
-
-      def append(event, index)
-        at = event * GcEvents::EVENT_FIELDS
-        @line << (index.zero? ? "[" : ",[") << (@events[at] - @origin).round(6).to_s
-        1.upto(GcEvents::EVENT_FIELDS - 1) { |field| value(@events[at + field]) }
-        @line << "]"
-      end
-
-      # Symbol#name is the symbol's own frozen String: nothing is made.
-      def value(figure)
-        case figure
-        when nil then @line << ",null"
-        when Symbol then @line << ',"' << figure.name << '"'
-        when Float then @line << "," << figure.round(4).to_s
-        else @line << "," << figure.to_s
-        end
       end
     end
   end

@@ -22,7 +22,8 @@ module Mallard
 
       # origin: the CLOCK_MONOTONIC value every record's t is measured from (mallard's MALLARD_T0).
       # owner: the mallard process of the run (an Owner); once it is gone nothing more is written.
-      # gc_timeline: a GcTimeline whose "gc" line follows each interval's record, when there were GCs.
+      # gc_timeline: a GcTimeline or GcProfilerTimeline, whose "gc" line follows each interval's record when there were
+      # GCs.
       # jobs: a job worker's recorder, whose units are jobs (JobMiddleware) and whose lines say how many run.
       def initialize(path:, interval: 0.5, origin: Process.clock_gettime(Process::CLOCK_MONOTONIC),
                      sample_cap: SAMPLE_CAP, owner: nil, gc_timeline: nil, jobs: false)

@@ -11,7 +11,7 @@ module Mallard
     # nil, and the note says why). Adds to GcFigures' interval figures: runs, pauses, causes, GC's share of wall
     # and CPU time, and whether major GCs take longer as the live set grows.
     module GcTimeline
-      NO_EVENTS = "per-GC pauses and causes need the agent's GC event hook, which recorded nothing in this run: " \
+      NO_EVENTS = "per-GC pauses and causes need the agent's per-GC timeline, which recorded nothing in this run: " \
                   "counts and time come from GC.stat at each agent interval"
       NO_PAUSES = "major-GC time against the live set needs each major GC's pause: the agent's GC events"
       PER_SLOTS = 100_000
@@ -23,23 +23,25 @@ module Mallard
       # @return [Summary::Gc, nil] nil when nothing inside the subject recorded GC
       def call(run, settings: [])
         base = GcFigures.call(run.agent, script: run.script?)
-        events = measured_events(run)
+        events = measured(run, run.gc_events)
         return if base.nil? && events.empty?
 
         base ||= Summary::Gc.new
         # The wall share is GC.stat's time: the CPU share takes the same, else the events' pauses.
-        time_ms = base.time_ms || (events.sum(&:pause_ms).round(1) if events.any?)
+        time_ms = base.time_ms || (events.map(&:pause_ms).grep(Numeric).sum.round(1) if events.any?)
         shares = { wall_share: base.share_of_wall, cpu_share: cpu_share(run, time_ms), settings: settings }
-        Summary::Gc.from_h(base.to_h.merge(counts(base, events), shares, per_gc(events)))
+        dropped = measured(run, run.gc_drops).sum(&:count)
+        Summary::Gc.from_h(base.to_h.merge(counts(base, events), shares, per_gc(events, dropped)))
       end
 
-      # A server's GCs from its first agent record on, as GcFigures counts them; a script's from its start.
-      def measured_events(run)
-        events = Array(run.gc_events)
-        return events if run.script? || events.empty?
+      # A server's GC events (or drops) from its first agent record on, as GcFigures counts GCs; a script's from its
+      # start.
+      def measured(run, records)
+        records = Array(records)
+        return records if run.script? || records.empty?
 
         first = run.agent.find(&:gc)&.t || run.phases.load_started_t.to_f
-        events.select { |event| event.t >= first }
+        records.select { |record| record.t >= first }
       end
 
       def counts(base, events)
@@ -49,16 +51,17 @@ module Mallard
         { runs: events.size, minor: events.size - major, major: major }
       end
 
-      def per_gc(events)
+      def per_gc(events, dropped)
         if events.empty?
           return { source: "GC.stat at each agent interval", note: NO_EVENTS, pause_ms: {},
+                   dropped: (dropped if dropped.positive?),
                    major_time_vs_live_set: { finding: "unmeasured", sentence: NO_PAUSES } }
         end
 
         pauses = events.map(&:pause_ms).grep(Numeric)
         majors, minors = events.partition { |event| major?(event) }
         { source: "the agent's GC events", major_by: tally(majors, &:major_by), minor_by: tally(minors, &:gc_by),
-          pause_ms: pause_figures(pauses),
+          pause_ms: pause_figures(pauses), dropped: dropped,
           major_time_vs_live_set: major_time_vs_live_set(majors) }
       end
 
@@ -129,7 +132,7 @@ module Mallard
 
       def major?(event) = [1, true].include?(event.major)
 
-      private_class_method :measured_events, :counts, :per_gc, :pause_figures, :tally, :cpu_share, :cpu_seconds,
+      private_class_method :measured, :counts, :per_gc, :pause_figures, :tally, :cpu_share, :cpu_seconds,
                            :major_time_vs_live_set, :finding, :sentence, :unmeasured, :major?
     end
   end

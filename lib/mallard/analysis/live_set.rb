@@ -10,7 +10,7 @@ module Mallard
     # grow while memory has not shown it yet: telling the two apart says where to look.
     #
     # The best reading is heap_live_slots right after a major GC, when everything unreachable has just been
-    # freed: the agent's per-GC events carry it. Without them (an agent without the GC hook), GC.stat at each
+    # freed: the agent's per-GC events carry it. Without them (the per-GC timeline off), GC.stat at each
     # interval is all there is, and there heap_live_slots counts the young garbage of the moment too: old objects,
     # which survived several GCs, stand in for the live set. Levels are summed over the processes: each process's
     # latest reading, at each reading of any.

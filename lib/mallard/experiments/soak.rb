@@ -97,8 +97,7 @@ module Mallard
 
       def subject_env
         allocator = @options.allocator && @catalog.fetch(@options.allocator)
-        agent = { out: @run_dir.file("agent.jsonl"), t0: @t0, interval: @options.interval,
-                  gc_events: @command == "gc" }
+        agent = { out: @run_dir.file("agent.jsonl"), t0: @t0, interval: @options.interval }
         Target::SubjectEnvironment.build(allocator_env: allocator ? allocator.env : {}, agent: agent,
                                          requires: allocator ? allocator.ruby_requires : [])
       end

@@ -28,7 +28,7 @@ module Mallard
       def gc
         return [] unless @gc
 
-        [runs, pauses, causes, @gc.major_time_vs_live_set&.sentence, sparkline(*time_series),
+        [runs, dropped, pauses, causes, @gc.major_time_vs_live_set&.sentence, sparkline(*time_series),
          *settings].compact
       end
 
@@ -54,6 +54,12 @@ module Mallard
         live = @gc.heap_live_slots || Summary::Span.new
         "#{@gc.runs} runs (#{@gc.minor} minor, #{@gc.major} major)#{time}" \
           "#{" (#{shares.join(', ')})" if shares.any?} · live slots #{live.start} → #{live.end}"
+      end
+
+      def dropped
+        return unless @gc.dropped.to_i.positive?
+
+        "#{@color.yellow('!')} #{@gc.dropped} GCs lost by the per-GC timeline, and left out of runs, pauses and causes"
       end
 
       def pauses

@@ -36,18 +36,24 @@ module Mallard
     # failed counters, jobs waiting, the oldest one's age, and the retry and dead sets.
     JobsSample = Value.define(:t, :processed, :failed, :enqueued, :latency_ms, :retries, :dead)
 
-    # One garbage collection in the subject, as the agent's GC event hook saw it: when it started (t, on the
+    # One garbage collection in the subject, as the agent's per-GC timeline saw it: when it started (t, on the
     # run's clock), the time the program was paused for it (the sum of its steps — a lazily swept GC pauses
     # more than once) and its longest step, whether it was major and why (GC.latest_gc_info's major_by and
     # gc_by), and the heap right after it. requests is the process's count when the agent wrote the event.
+    # From GC::Profiler (Agent::GcProfilerTimeline) the pause is CPU time, and the longest step, old objects, heap
+    # pages and malloc counters are nil.
     GcEvent = Value.define(:t, :pid, :pause_ms, :max_pause_ms, :major, :major_by, :gc_by, :heap_live_slots,
                            :old_objects, :heap_allocated_pages, :malloc_increase_bytes, :oldmalloc_increase_bytes,
                            :requests)
 
     # A "gc" line of agent.jsonl carries a process's GCs since its previous line, each an array of these fields
-    # in this order; dropped counts GCs the agent's bounded buffer had no room for.
+    # in this order (a field its source does not give is null); dropped counts GCs the agent's timeline lost.
     GC_EVENT_FIELDS = %i[t pause_ms max_pause_ms major major_by gc_by heap_live_slots old_objects
                          heap_allocated_pages malloc_increase_bytes oldmalloc_increase_bytes].freeze
+
+    # GCs of a process that its per-GC timeline lost since its previous "gc" line (the hooks' ring was full, or
+    # GC::Profiler's records went before they were read); t is the line's.
+    GcDrop = Value.define(:t, :pid, :count)
 
     # workload.json: how a job worker's workload ended (its exit, or "stopped by mallard"), and whether the
     # queues drained after it, in how long, with how many jobs left.
@@ -65,6 +71,15 @@ module Mallard
 
         GcEvent.new(**GC_EVENT_FIELDS.zip(fields).to_h, pid: hash["pid"], requests: hash["requests"])
       end
+    end
+
+    # @param hash [Hash] a "gc" line
+    # @return [GcDrop, nil] nil when the line lost no GC
+    def self.gc_drop(hash)
+      count = hash["dropped"]
+      return unless count.is_a?(Integer) && count.positive? && hash["t"].is_a?(Numeric)
+
+      GcDrop.new(t: hash["t"], pid: hash["pid"], count: count)
     end
 
     # @param hash [Hash] one parsed JSON line

@@ -16,23 +16,25 @@ module Mallard
         records = records(samples.records + agent.records)
         SoakRun.new(path: directory.path, meta: Meta.from_h(directory.read_json("meta.json")) || Meta.new,
                     totals: records["total"], processes: records["memory"], agent: records["agent"],
-                    gc_events: records["gc"], load: load_result(directory), jobs: records["jobs"],
-                    workload: WorkloadEnding.from_h(directory.read_json("workload.json")),
+                    gc_events: records["gc"], gc_drops: records["gc_drop"], load: load_result(directory),
+                    jobs: records["jobs"], workload: WorkloadEnding.from_h(directory.read_json("workload.json")),
                     summary: Summary::Soak.from_h(directory.read_json("summary.json")),
                     skipped: samples.skipped + agent.skipped)
       end
 
-      # kind => its values in time order ([] for a kind the run has none of); a "gc" line holds many events.
+      # kind => its values in time order ([] for a kind the run has none of); a "gc" line holds many events, and
+      # under "gc_drop" how many GCs it lost.
       def records(hashes)
         by_kind = Hash.new { |hash, kind| hash[kind] = [] }
         hashes.each do |hash|
           if hash["kind"] == "gc"
             by_kind["gc"].concat(Run.gc_events(hash))
+            by_kind["gc_drop"] << Run.gc_drop(hash)
           elsif (kind, value = Run.record(hash))
             by_kind[kind] << value
           end
         end
-        by_kind.transform_values { |values| values.sort_by(&:t) }.tap { |sorted| sorted.default = [] }
+        by_kind.transform_values { |values| values.compact.sort_by(&:t) }.tap { |sorted| sorted.default = [] }
       end
 
       def load_result(directory)

@@ -7,12 +7,12 @@ module Mallard
     # One soak's run directory, read once: everything the analysis and the views need, as values.
     #
     # totals: the sampler's summed ticks, in time order; processes: per-process ticks; agent: the in-process
-    # agent's records, in time order; gc_events: every GC the agent's hook saw, in time order; load: the load
-    # tool's result (nil for a script or a run killed before load ended); jobs: a job worker's queues at each
-    # tick; workload: how a job worker's workload ended (nil otherwise); summary: the stored summary.json,
-    # nil when the run never wrote one; skipped: damaged lines.
-    SoakRun = Struct.new(:path, :meta, :totals, :processes, :agent, :gc_events, :load, :jobs, :workload, :summary,
-                         :skipped, keyword_init: true) do
+    # agent's records, in time order; gc_events: every GC the agent's per-GC timeline saw, in time order;
+    # gc_drops: the GCs it lost, when (Run::GcDrop); load: the load tool's result (nil for a script or a run killed
+    # before load ended); jobs: a job worker's queues at each tick; workload: how a job worker's workload ended
+    # (nil otherwise); summary: the stored summary.json, nil when the run never wrote one; skipped: damaged lines.
+    SoakRun = Struct.new(:path, :meta, :totals, :processes, :agent, :gc_events, :gc_drops, :load, :jobs, :workload,
+                         :summary, :skipped, keyword_init: true) do
       def phases = meta.phases || Phases.new
       def target = meta.target || TargetInfo.new
       def script? = target.kind == "script"

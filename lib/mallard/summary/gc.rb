@@ -18,8 +18,10 @@ module Mallard
     # agent's per-GC events when the run has them (source says which), else runs/minor/major from GC.stat and
     # the per-GC figures nil (note says so). wall_share and cpu_share: GC time over the processes' wall time and
     # over the subject's CPU time. major_by: major GCs by why they were major; minor_by: minor GCs by trigger.
+    # dropped: GCs the per-GC timeline lost (its ring full, or GC::Profiler's records gone before they were read),
+    # which runs, pauses and causes leave out; nil without events.
     Gc = Value.define(:count, :minor_gc_count, :major_gc_count, :time_ms, :share_of_wall, :runs, :minor, :major,
-                      :wall_share, :cpu_share, :source, :note, :major_by, :minor_by,
+                      :wall_share, :cpu_share, :source, :note, :major_by, :minor_by, :dropped,
                       heap_live_slots: Span, old_objects: Span, heap_allocated_pages: Span, pause_ms: Percentiles,
                       major_time_vs_live_set: Correlation, settings: [GcSetting])
 

@@ -28,11 +28,10 @@ module Mallard
         loads.empty? ? options : [%(-I#{AGENT_LIB}), *loads, options].compact.join(" ")
       end
 
-      # gc_events: ask for the per-GC timeline even where its hooks slow allocation (Agent#gc_timeline).
+      # The per-GC timeline is on by default (Agent#gc_timeline): a MALLARD_GC_EVENTS of the user's passes through.
       def agent_variables(agent)
         { "MALLARD_AGENT_OUT" => agent.fetch(:out), "MALLARD_T0" => format("%.6f", agent.fetch(:t0)),
-          "MALLARD_AGENT_INTERVAL" => agent.fetch(:interval).to_s,
-          "MALLARD_GC_EVENTS" => ("on" if agent[:gc_events]) }
+          "MALLARD_AGENT_INTERVAL" => agent.fetch(:interval).to_s }
       end
 
       def without_bundler(value, separator)

@@ -31,6 +31,7 @@ module Mallard
 
         def rows
           [["GC runs", "#{@gc.runs} (#{@gc.minor} minor, #{@gc.major} major)"],
+           ["GCs the per-GC timeline lost", (@gc.dropped if @gc.dropped.to_i.positive?)],
            ["GC time", @gc.time_ms && "#{number(@gc.time_ms / 1000.0, 2)} s"],
            ["Share of wall time", percent(@gc.wall_share)], ["Share of CPU time", percent(@gc.cpu_share)],
            ["Pauses", pauses], ["Major GCs by cause", counted(@gc.major_by)],

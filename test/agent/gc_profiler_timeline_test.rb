@@ -1,0 +1,181 @@
+# frozen_string_literal: true
+
+# The agent is self-contained, so its tests load only the agent (and the run model the lines are read by).
+require "minitest/autorun"
+require "json"
+require "open3"
+require "rbconfig"
+require "tmpdir"
+require "mallard/agent/gc_profiler_timeline"
+require "mallard/run/records"
+require_relative "../support/allocation_counting"
+
+# The per-GC timeline from GC::Profiler, on real GCs of this process.
+class AgentGcProfilerTimelineTest < Minitest::Test
+  include AllocationCounting
+
+  GcProfilerTimeline = Mallard::Agent::GcProfilerTimeline
+  LIB = File.expand_path("../../lib", __dir__)
+
+  def setup
+    GC::Profiler.disable # another test's timeline: this one starts its own
+    assert_nil GcProfilerTimeline.start
+    @origin = now - 10
+    @timeline = GcProfilerTimeline.new(origin: @origin)
+    @timeline.build(time: 0, pid: 1, requests: 0) # whatever the test process ran before
+  end
+
+  def teardown
+    GC::Profiler.disable
+    GC::Profiler.clear
+  end
+
+  def test_each_gc_is_written_once_with_its_kind_and_cause
+    3.times { GC.start }
+    2.times { GC.start(full_mark: false) }
+    hash, events = line(requests: 42)
+
+    assert_equal [%w[kind t pid requests dropped events], 0], [hash.keys, hash["dropped"]]
+    assert_equal [[Process.pid, 42]], events.map { |event| [event.pid, event.requests] }.uniq
+    causes = events.map { |event| [event.major, event.major_by, event.gc_by] }.tally
+    assert_equal({ [1, "force", "method"] => 3, [0, nil, "method"] => 2 }, causes)
+    assert(events.all? { |event| event.pause_ms.positive? }, events.inspect)
+  end
+
+  def test_the_live_slots_after_each_gc_and_null_for_what_the_profiler_lacks
+    GC.start
+    live = GC.stat(:heap_live_slots)
+    events = line(requests: 0).last
+
+    assert_in_delta live, events.last.heap_live_slots, 1_000, "live slots after a GC swept at once"
+    nulls = %i[max_pause_ms old_objects heap_allocated_pages malloc_increase_bytes oldmalloc_increase_bytes]
+    assert_equal([nil] * nulls.size, nulls.map { |field| events.last[field] })
+  end
+
+  # GC::Profiler alone keeps every record for as long as it runs; each line takes them out.
+  def test_the_profiler_holds_no_more_than_one_intervals_gcs
+    written = Array.new(50) do
+      20.times { GC.start(full_mark: false) }
+      line(requests: 0).last.size
+    end
+
+    assert_equal [20], written.uniq
+    assert_empty GC::Profiler.raw_data
+  end
+
+  # The profiler's start times are CPU time; each lands within the interval it happened in, where it happened.
+  def test_gcs_are_placed_on_the_wall_clock_between_the_lines
+    GC.start
+    from = line(requests: 0).first["t"]
+    marks = Array.new(2) do
+      burn(0.2)
+      at = now - @origin
+      GC.start(full_mark: false)
+      at
+    end
+    burn(0.2)
+    hash, events = line(requests: 0)
+
+    assert(events.all? { |event| event.t.between?(from, hash["t"]) }, [from, events.map(&:t), hash["t"]].inspect)
+    events.zip(marks).each { |event, at| assert_in_delta at, event.t, 0.1 }
+  end
+
+  # Its record is complete only once its sweep ends: until then it waits, and is placed when it began.
+  def test_a_gc_still_sweeping_waits_for_its_sweep
+    GC.start
+    line(requests: 0)
+    GC.start(full_mark: false, immediate_sweep: false)
+    began = now - @origin
+    skip "the GC swept the whole heap in its first step" unless GC.latest_gc_info(:state) == :sweeping
+
+    assert_nil @timeline.build(time: now - @origin, pid: 1, requests: 0)
+    made = Array.new(2) { objects_made { @timeline.build(time: 1.0, pid: 1, requests: 0) } } # the first warms up
+    assert_equal 0, made.last, "still sweeping: not read again"
+    GC.start # finishes the sweep first
+    hash, events = line(requests: 0)
+
+    assert_equal [0, 1], events.map(&:major), hash.inspect
+    assert_in_delta began, events.first.t, 0.05
+    assert_empty GC::Profiler.raw_data
+  end
+
+  def test_no_line_when_there_was_no_gc
+    GC.start
+    @timeline.build(time: 1.0, pid: 1, requests: nil)
+
+    assert_nil @timeline.build(time: 1.0, pid: 1, requests: nil)
+  end
+
+  # Read while the app runs minor GCs: the profiler's own list of records is the one array made.
+  def test_building_a_line_makes_one_array
+    counts = Array.new(3) do
+      20.times { GC.start(full_mark: false) }
+      arrays_made { @timeline.build(time: 1.0, pid: 1, requests: 7) }
+    end
+
+    assert_equal 1, counts.min, counts.inspect
+  end
+
+  # GCs the profiler's records lost (here cleared by someone else) are counted, never written twice.
+  def test_gcs_cleared_before_they_were_read_are_dropped
+    3.times { GC.start(full_mark: false) }
+    GC::Profiler.clear
+    GC.start(full_mark: false)
+    hash, events = line(requests: 0)
+
+    assert_equal [3, 1], [hash["dropped"], events.size]
+  end
+
+  def test_after_fork_the_parents_gcs_are_forgotten
+    GC.start
+    reader, writer = IO.pipe
+    pid = fork do
+      @timeline.after_fork
+      before = @timeline.build(time: 1.0, pid: 1, requests: nil)
+      GC.start(full_mark: false)
+      writer.write([before, JSON.parse(@timeline.build(time: 1.0, pid: 1, requests: nil))["events"].size].to_json)
+      exit!(0)
+    end
+    writer.close
+
+    assert_equal [nil, 1], JSON.parse(reader.read)
+    Process.wait(pid)
+  end
+
+  # The app's own profiler records are the app's: the agent leaves them alone and says why.
+  def test_a_profiler_the_app_enabled_is_left_alone
+    Dir.mktmpdir do |dir|
+      enabler = File.join(dir, "enable_profiler.rb")
+      File.write(enabler, "GC::Profiler.enable\n")
+      env = { "MALLARD_AGENT_OUT" => File.join(dir, "agent.jsonl"), "MALLARD_GC_EVENTS" => "profiler",
+              "RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil }
+      out, err, = Open3.capture3(env, RbConfig.ruby, "-I#{LIB}", "-r#{enabler}", "-rmallard/agent", "-e",
+                                 "GC.start; GC.start; p GC::Profiler.raw_data.size")
+
+      assert_match(/per-GC timing is unavailable \(GC::Profiler is already enabled/, err)
+      assert_operator Integer(out), :>=, 2
+    end
+  end
+
+  private
+
+  def line(requests:)
+    hash = JSON.parse(@timeline.build(time: now - @origin, pid: Process.pid, requests: requests))
+    [hash, Mallard::Run.gc_events(hash)]
+  end
+
+  def objects_made
+    before = GC.stat(:total_allocated_objects)
+    yield
+    GC.stat(:total_allocated_objects) - before
+  end
+
+  def burn(seconds)
+    cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+    nil while Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu < seconds
+  end
+
+  def now
+    Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  end
+end
