@@ -2,8 +2,10 @@
 
 # What mallard costs a job worker: jobs/s of the bundled job app (examples/jobs, a 20-thread Sidekiq) draining
 # the same backlog of jobs bare, and as mallard runs it — the agent with its Sidekiq middleware inside the worker,
-# and mallard's reads of Redis (Probe::SidekiqStats) and of the agent's file every 0.5 s outside it. Rounds are
-# interleaved (A B, B A, ...) so that drift of the machine hits both alike; each has a fresh Redis.
+# and mallard's reads of Redis (Probe::SidekiqStats) and of the agent's file every 0.5 s outside it — once with
+# the agent's per-GC timeline (its default) and once without (MALLARD_GC_EVENTS=off), to tell the two apart.
+# Rounds are interleaved (each rotates the order) so that drift of the machine hits all alike; each run has a
+# fresh Redis.
 #
 # The backlog is pushed before the worker starts, so nothing else runs while it drains; the rate is the
 # backlog over the time from the first job taken to the queue found empty (LLEN every 20 ms, alike in both).
@@ -15,7 +17,9 @@ backlog = Integer(ARGV.fetch(1, 5000))
 threads = ARGV.fetch(2, "20")
 app = File.expand_path("../examples/jobs", __dir__)
 stats = Mallard::Analysis::Statistics
-rates = { without: [], with: [] }
+# variant => the agent's extra environment; nil: no agent, no reads
+variants = { bare: nil, mallard: {}, no_gc_timeline: { "MALLARD_GC_EVENTS" => "off" } }
+rates = variants.transform_values { [] }
 
 push = <<~RUBY
   require "sidekiq"
@@ -47,18 +51,19 @@ mallard_reads = lambda do |url, run_dir|
 end
 
 rounds.times do |round|
-  %i[without with].rotate(round % 2).each do |variant|
+  variants.keys.rotate(round % variants.size).each do |variant|
     Dir.mktmpdir("mallard-bench") do |dir|
       run_dir = Mallard::Run::Directory.new(dir)
       redis = Mallard::Target::RedisServer.new.start(run_dir)
       plain = Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: nil).merge("REDIS_URL" => redis.url)
       system(plain, Gem.ruby, "-e", push, backlog.to_s, chdir: app, exception: true)
-      agent = variant == :with ? Bench.agent_settings(true, run_dir) : nil
+      agent = variants[variant] && Bench.agent_settings(true, run_dir)
       env = Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: agent)
                                                .merge("REDIS_URL" => redis.url, "MALLARD_JOBS" => (agent && "on"))
+                                               .merge(variants[variant] || {})
       argv = ["sidekiq", "-r", "./jobs.rb", "-c", threads]
       worker = Mallard::Target::Command.new(argv, env: env, chdir: app, log_path: run_dir.file("worker.log"))
-      reads = mallard_reads.call(redis.url, run_dir) if variant == :with
+      reads = mallard_reads.call(redis.url, run_dir) if agent
       begin
         worker.start
         rates[variant] << drain_rate.call(redis.url, backlog)
@@ -71,11 +76,13 @@ rounds.times do |round|
   end
 end
 
-ratios = rates[:with].zip(rates[:without]).map { |with, without| with / without }
-low, high = stats.bootstrap_ci(ratios) { |sample| stats.median(sample) }
 puts "examples/jobs, #{threads} threads, a backlog of #{backlog} jobs, #{rounds} interleaved rounds"
 rates.each do |variant, values|
-  puts format("  mallard %-8s median %.0f jobs/s  (%s)", variant, stats.median(values), values.map(&:round).join(", "))
+  puts format("  %-15s median %.0f jobs/s  (%s)", variant, stats.median(values), values.map(&:round).join(", "))
 end
-puts format("  with/without: median %.3f (95%% CI %.3f … %.3f) → mallard's cost %.1f%% of jobs/s",
-            stats.median(ratios), low, high, (1 - stats.median(ratios)) * 100)
+%i[mallard no_gc_timeline].each do |variant|
+  ratios = rates[variant].zip(rates[:bare]).map { |with, without| with / without }
+  low, high = stats.bootstrap_ci(ratios) { |sample| stats.median(sample) }
+  puts format("  %s/bare: median %.3f (95%% CI %.3f … %.3f) → cost %.1f%% of jobs/s", variant,
+              stats.median(ratios), low, high, (1 - stats.median(ratios)) * 100)
+end
