@@ -53,6 +53,13 @@ class RecommendationTest < Minitest::Test
     assert_match(/\A\+50% p99 latency \(95% CI \+\d+ … \+\d+\)\z/, recommendation[:rejected].first[:why])
   end
 
+  def test_a_job_workers_costs_are_named_in_jobs_and_queue_wait
+    recommendation = recommend(row("mimalloc", rss: 70_000, rps: 400.0), row("jemalloc", rss: 80_000), jobs: true)
+
+    assert_match(%r{\A−20% jobs/s \(95% CI}, recommendation[:rejected].first[:why])
+    assert_includes recommendation[:reason], "with no detectable loss of jobs/s or rise in p99 queue wait"
+  end
+
   def test_nothing_detectably_smaller_means_keep_the_baseline
     recommendation = recommend(row("jemalloc", rss: 100_500), row("mimalloc", rss: 110_000))
 

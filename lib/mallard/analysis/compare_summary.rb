@@ -17,7 +17,7 @@ module Mallard
         Summary::Compare.new(schema_version: Run::Directory::SCHEMA_VERSION, kind: "compare", **outcome.to_h,
                              run_dir: run_dir, target: target, baseline: comparison[:baseline],
                              metric: comparison[:metric], configs: comparison[:configs],
-                             recommendation: recommendation(outcome, comparison), rows: rows)
+                             recommendation: recommendation(outcome, comparison, jobs: target&.jobs?), rows: rows)
       end
 
       # The summary of a stored comparison. Its figures come from its soak runs' summaries as they ended, so a
@@ -51,10 +51,10 @@ module Mallard
       end
 
       # No verdict from a failed measurement.
-      def recommendation(outcome, comparison)
+      def recommendation(outcome, comparison, jobs:)
         return if outcome.status == "failed"
 
-        Summary::Recommendation.from_h(Recommendation.call(comparison))
+        Summary::Recommendation.from_h(Recommendation.call(comparison, jobs: jobs))
       end
 
       private_class_method :without_summary, :judged_outcome, :recommendation

@@ -11,25 +11,31 @@ module Mallard
     module Recommendation
       MINUS = "−"
       METRIC_LABELS = { "steady_pss_kb" => "steady-state PSS", "steady_rss_kb" => "steady-state RSS" }.freeze
+      # What throughput and p99 latency are of: requests, or a job worker's jobs and their wait in the queue.
+      WORK = { rate: "req/s", latency: "p99 latency" }.freeze
+      JOB_WORK = { rate: "jobs/s", latency: "p99 queue wait" }.freeze
 
       module_function
 
       # @param comparison [Hash] as returned by Comparison.call
+      # @param jobs [Boolean] a job worker's comparison
       # @return [Hash] { name:, reason:, rejected: [{ name:, why: }] } (how to deploy it is the views' to render,
       #   from the catalog: Report::DeploySnippets)
-      def call(comparison)
+      def call(comparison, jobs: false)
         baseline = comparison[:baseline]
         return without_baseline(baseline) unless usable_baseline?(comparison)
 
+        work = jobs ? JOB_WORK : WORK
         candidates = comparison[:configs].select { |config| candidate?(config) }
                                          .sort_by { |config| config[:steady_rss_kb][:median] }
-        rejected = candidates.filter_map { |config| (why = costs(config)) && { name: config[:name], why: why } }
+        rejected = candidates.filter_map { |config| (why = costs(config, work)) && { name: config[:name], why: why } }
         # Every candidate below the winner was rejected, in the same order: those are the ones passed over.
         place = candidates.index { |config| rejected.none? { |entry| entry[:name] == config[:name] } }
         return none(baseline, rejected) unless place
 
         winner = candidates[place]
-        { name: winner[:name], reason: winning_reason(comparison, winner, rejected.first(place)), rejected: rejected }
+        { name: winner[:name], reason: winning_reason(comparison, winner, rejected.first(place), work),
+          rejected: rejected }
       end
 
       def usable_baseline?(comparison)
@@ -45,22 +51,24 @@ module Mallard
       end
 
       # @return [String, nil] what the candidate costs, nil when nothing detectable
-      def costs(config)
+      def costs(config, work)
         versus = config[:vs_baseline]
         slower = versus[:rps_significant] && versus[:rps_pct].negative?
         laggier = versus[:p99_significant] && versus[:p99_pct].positive?
         found = []
-        found << change(versus[:rps_pct], versus[:rps_pct_ci], "req/s") if slower
-        found << change(versus[:p99_pct], versus[:p99_pct_ci], "p99 latency") if laggier
+        found << change(versus[:rps_pct], versus[:rps_pct_ci], work[:rate]) if slower
+        found << change(versus[:p99_pct], versus[:p99_pct_ci], work[:latency]) if laggier
         found.join(" and ") unless found.empty?
       end
 
-      def winning_reason(comparison, winner, passed_over)
+      def winning_reason(comparison, winner, passed_over, work)
         versus = winner[:vs_baseline]
         saving = change(versus[:rss_pct], versus[:rss_pct_ci], METRIC_LABELS.fetch(comparison[:metric]))
         sentence = "#{winner[:name]} used less memory than #{comparison[:baseline]}: #{saving}"
         # Without load there is no req/s or latency to have lost; claim only what was measured.
-        sentence += ", with no detectable loss of req/s or rise in p99 latency" if versus[:rps_pct] || versus[:p99_pct]
+        if versus[:rps_pct] || versus[:p99_pct]
+          sentence += ", with no detectable loss of #{work[:rate]} or rise in #{work[:latency]}"
+        end
         passed_over.each do |entry|
           sentence += "; #{entry[:name]} used less still but was passed over for #{entry[:why]}"
         end
