@@ -44,13 +44,14 @@ class SidekiqIntegrationTest < Minitest::Test
   end
 
   # Sidekiq 7 from RubyGems (bin/setup --test installs it into tmp/gems/sidekiq7): its own configuration object,
-  # capsules and redis-client, the same middleware hook and keys.
+  # capsules and redis-client, the same middleware hook and keys. Only the worker sees those gems (mallard's own
+  # bundle must not); the workload pushes with the system's Sidekiq 6.4 client, whose jobs Sidekiq 7 runs.
   def test_sidekiq_7_is_measured_the_same_way
     gems = File.expand_path("../../tmp/gems/sidekiq7", __dir__)
     skip "Sidekiq 7 is not installed in #{gems} (bin/setup --test)" unless File.directory?(File.join(gems, "gems"))
 
-    env = { "GEM_HOME" => gems, "GEM_PATH" => gems, "PATH" => "#{gems}/bin:#{ENV.fetch('PATH')}" }
-    summary, status, err = soak("steady.rb", "--duration", "3", env: env)
+    worker = ["--", "env", "GEM_HOME=#{gems}", "GEM_PATH=#{gems}", File.join(gems, "bin", "sidekiq"), *WORKER.drop(2)]
+    summary, status, err = soak("steady.rb", "--duration", "3", worker: worker)
 
     assert_equal 0, status.exitstatus, err
     assert_match(/Sidekiq 7\./, File.read(File.join(@tmp, "run", "subject.log")))
@@ -158,10 +159,10 @@ class SidekiqIntegrationTest < Minitest::Test
 
   private
 
-  def soak(workload, *args, env: {})
+  def soak(workload, *args, env: {}, worker: WORKER)
     out_dir = File.join(@tmp, "run")
     out, err, status = mallard("soak", "--sidekiq", "--workload", File.join(JOBS, workload), "--json",
-                               "--out", out_dir, *args, JOBS, *WORKER, env: env)
+                               "--out", out_dir, *args, JOBS, *worker, env: env)
     [JSON.parse(out), status, err]
   end
 

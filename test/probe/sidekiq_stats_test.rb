@@ -16,7 +16,9 @@ class SidekiqStatsTest < Minitest::Test
       Sidekiq::Client.push_bulk("class" => "Nothing", "queue" => "default", "args" => [[1], [2], [3]])
       Sidekiq::Client.push("class" => "Nothing", "queue" => "mail", "args" => [4])
     RUBY
-    _, err, status = Open3.capture3({ "REDIS_URL" => url }, Gem.ruby, "-e", push)
+    # Outside mallard's bundle, as mallard runs a workload: Sidekiq is the system's, not one of mallard's gems.
+    env = Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: nil).merge("REDIS_URL" => url)
+    _, err, status = Open3.capture3(env, Gem.ruby, "-e", push)
     assert status.success?, err
     redis_call(url, "SET", "stat:processed", "12")
     redis_call(url, "SET", "stat:failed", "2")
