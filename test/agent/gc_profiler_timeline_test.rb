@@ -52,10 +52,12 @@ class AgentGcProfilerTimelineTest < Minitest::Test
     assert_equal([nil] * nulls.size, nulls.map { |field| events.last[field] })
   end
 
-  # GC::Profiler alone keeps every record for as long as it runs; each line takes them out.
+  # GC::Profiler alone keeps every record for as long as it runs; each line takes them out, even when the newest GC
+  # is still sweeping (holding the list for it let it grow by a megabyte in a GC-heavy soak).
   def test_the_profiler_holds_no_more_than_one_intervals_gcs
     written = Array.new(50) do
-      20.times { GC.start(full_mark: false) }
+      19.times { GC.start(full_mark: false) }
+      GC.start(full_mark: false, immediate_sweep: false)
       line(requests: 0).last.size
     end
 
@@ -80,21 +82,17 @@ class AgentGcProfilerTimelineTest < Minitest::Test
     events.zip(marks).each { |event, at| assert_in_delta at, event.t, 0.1 }
   end
 
-  # Its record is complete only once its sweep ends: until then it waits, and is placed when it began.
-  def test_a_gc_still_sweeping_waits_for_its_sweep
+  # Read while its sweep goes on, a GC is written as far as it got: placed when it began, without live slots.
+  def test_a_gc_still_sweeping_is_written_as_far_as_it_got
     GC.start
     line(requests: 0)
     GC.start(full_mark: false, immediate_sweep: false)
     began = now - @origin
     skip "the GC swept the whole heap in its first step" unless GC.latest_gc_info(:state) == :sweeping
 
-    assert_nil @timeline.build(time: now - @origin, pid: 1, requests: 0)
-    made = Array.new(2) { objects_made { @timeline.build(time: 1.0, pid: 1, requests: 0) } } # the first warms up
-    assert_equal 0, made.last, "still sweeping: not read again"
-    GC.start # finishes the sweep first
-    hash, events = line(requests: 0)
+    events = line(requests: 0).last
 
-    assert_equal [0, 1], events.map(&:major), hash.inspect
+    assert_equal [[0, nil]], events.map { |event| [event.major, event.heap_live_slots] }
     assert_in_delta began, events.first.t, 0.05
     assert_empty GC::Profiler.raw_data
   end

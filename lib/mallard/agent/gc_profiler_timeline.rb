@@ -16,10 +16,8 @@ module Mallard
     # past the interval but the start time of a GC still sweeping.
     #
     # A GC's record is complete only once its sweep ends, and a lazy sweep goes on between the app's allocations:
-    # most reads find the newest GC still sweeping (85% of them in an allocation-bound loop). Clearing then would
-    # lose the rest of its pause and its heap figures, so the finished records are written and the list is kept
-    # until a read finds them all finished, or HOLD_LIMIT of them (as many as GcTimeline's ring): each read makes
-    # Hashes for all of them again, a few hundred in a GC-heavy app.
+    # most reads find the newest GC still sweeping (85% of them in an allocation-bound loop). It is written as far
+    # as it got (see #read): one GC in each interval's line may have its pause cut short and no live slots.
     #
     # What a record gives (Ruby 3.1's gc.c, gc_profile_record_get and the gc_prof_* functions it reads; 3.3 and
     # 3.4 are the same):
@@ -33,8 +31,6 @@ module Mallard
     #   times the base slot size: the live slots right after it, but for objects allocated while it swept lazily.
     # The longest step, old objects, heap pages after the GC and the malloc counters are not there: null.
     class GcProfilerTimeline
-      # Records GC::Profiler may hold while the newest GC is still sweeping; past it they are cleared anyway.
-      HOLD_LIMIT = 4_096
       NOT_OURS = "GC::Profiler is already enabled in this process, and reading it every interval would clear the " \
                  "records of whoever enabled it"
 
@@ -59,25 +55,22 @@ module Mallard
         restart
       end
 
-      # @return [String, nil] the line for the GCs finished since the previous call, valid until the next; nil when
-      #   there were none (and none dropped)
+      # @return [String, nil] the line for the GCs since the previous call, valid until the next; nil when there were
+      #   none (and none dropped)
       def build(time:, pid:, requests:)
         @clock.read
         count = GC.count
-        return unless news?(count)
+        return if count == @read_at_count
 
         @read_at_count = count
         return unless (records = read) # nil once the app disables the profiler
 
         dropped = dropped(count, records)
-        return if @finished == @emitted && dropped.zero?
+        return if records.empty? && dropped.zero?
 
         @line.open(time: time, pid: pid, requests: requests, dropped: dropped)
         write(records)
-        @reported += dropped
         @line.close
-      ensure
-        settle(records) if records
       end
 
       # In a forked child the profiler holds the parent's GCs, and the CPU clock starts again.
@@ -92,72 +85,46 @@ module Mallard
         @clock.reset
         @counted_from = @read_at_count = GC.count
         @reported = 0 # GCs since @counted_from written as events or as dropped
-        @emitted = 0 # records at the head of the profiler's list already written
-        @sweeping_t = nil # when the newest record's GC, still sweeping at a read, began
       end
 
-      # A GC since the last read, or the end of the sweep of the one still sweeping then. Asked without allocating.
-      def news?(count)
-        count != @read_at_count || (@sweeping_t && GC.latest_gc_info(:state) == :none)
-      end
-
-      # The profiler's records, cleared at once when all are finished (or too many wait): before any text is made,
-      # so that a GC the line's own allocations cause is kept for the next read instead of cleared unread. Sets
-      # @finished, how many lead the list finished: a record's heap figures are set as its GC's sweep ends, so only
-      # the newest can lack them.
+      # The profiler's records, cleared at once, before any text is made: a GC that the line's own allocations
+      # cause is then kept for the next read instead of cleared unread.
+      #
+      # Every read clears, even when the newest GC is still sweeping (most reads in a GC-heavy app find one so):
+      # holding the list until a read finds every GC finished let it grow to thousands of records, which GC::Profiler
+      # reallocates as it grows and raw_data turns into two Hashes each on every read — a megabyte of creep in 20 s
+      # of a GC-heavy app, the very growth a soak is there to find. Such a GC is written as far as it got: its pause
+      # up to the read, and no live slots (its heap figures are set only as its sweep ends).
       def read
-        return unless (records = GC::Profiler.raw_data)
-
-        last = records.last
-        @finished = last && last[:HEAP_TOTAL_OBJECTS].zero? ? records.size - 1 : records.size
-        @cleared = @finished == records.size || records.size > HOLD_LIMIT
-        GC::Profiler.clear if @cleared
+        records = GC::Profiler.raw_data
+        GC::Profiler.clear if records
         records
       end
 
-      # GCs that GC.count saw before the records were read but that were never written nor are still held: cleared
-      # while still sweeping (HOLD_LIMIT), between a read and its clear, or by the app. Never more than were lost.
+      # GCs that GC.count saw before the records were read but that were never written: cleared by the app, or
+      # between a read and its clear. Never more than were lost.
       def dropped(count, records)
-        if @finished < @emitted # the list is not the one written from: the app cleared the profiler
-          @emitted = 0
-          @sweeping_t = nil
-        end
-        held = records.size - @finished
-        lost = count - @counted_from - @reported - (@finished - @emitted) - held
+        lost = count - @counted_from - @reported - records.size
+        @reported += records.size + [lost, 0].max
         lost.positive? ? lost : 0
       end
 
       def write(records)
-        @emitted.upto(@finished - 1) do |index|
-          fill(records[index], index == @emitted ? @sweeping_t : nil)
+        records.each do |record|
+          fill(record)
           @line.event(@event, 0)
         end
-        @reported += @finished - @emitted
-        @sweeping_t = nil if @finished > @emitted
-        @emitted = @finished
       end
 
-      # The record in the run's layout (Run::GC_EVENT_FIELDS); began: its start if already placed.
-      def fill(record, began)
+      # The record in the run's layout (Run::GC_EVENT_FIELDS).
+      def fill(record)
         flags = record[:GC_FLAGS]
-        @event[0] = began || start_of(record)
+        @event[0] = start_of(record)
         @event[1] = record[:GC_TIME] * 1000.0
         @event[3] = flags[:major_by] ? 1 : 0
         @event[4] = flags[:major_by]
         @event[5] = flags[:gc_by]
-        @event[6] = record[:HEAP_USE_SIZE] / @slot_size
-      end
-
-      # After a clear the list starts again (a GC still sweeping past HOLD_LIMIT is lost, and counted as dropped by
-      # a later line). Otherwise the GC still sweeping is placed now, while its start lies in the interval just
-      # read: its record keeps it, but the next read's interval will not hold it.
-      def settle(records)
-        if @cleared
-          @emitted = 0
-          @sweeping_t = nil
-        elsif !@sweeping_t
-          @sweeping_t = start_of(records[@emitted])
-        end
+        @event[6] = record[:HEAP_TOTAL_OBJECTS].zero? ? nil : record[:HEAP_USE_SIZE] / @slot_size
       end
 
       # CLOCK_MONOTONIC time at which the record's GC began.
