@@ -92,7 +92,7 @@ class AgentGcProfilerTimelineTest < Minitest::Test
 
     events = line(requests: 0).last
 
-    assert_equal [[0, nil]], events.map { |event| [event.major, event.heap_live_slots] }
+    assert_equal([[0, nil]], events.map { |event| [event.major, event.heap_live_slots] })
     assert_in_delta began, events.first.t, 0.05
     assert_empty GC::Profiler.raw_data
   end
