@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "tmpdir"
 
 # The minimal RESP client against a real redis-server.
 class RedisConnectionTest < Minitest::Test
@@ -61,6 +62,25 @@ class RedisConnectionTest < Minitest::Test
 
     refute gone.answers?
     assert_raises(Mallard::Probe::RedisConnection::Failed) { gone.call("PING") }
+  end
+
+  def test_a_unix_socket_url_reaches_a_redis_listening_there
+    Dir.mktmpdir("mallard-redis") do |dir|
+      socket = File.join(dir, "redis.sock")
+      pid = Process.spawn("redis-server", "--port", "0", "--unixsocket", socket, "--save", "", "--appendonly", "no",
+                          out: File::NULL, err: File::NULL)
+      (@redis_pids ||= []) << pid
+      unix = Mallard::Probe::RedisConnection.new("unix://#{socket}?db=1")
+      wait_for(timeout: 10) { unix.answers? }
+      unix.call("SET", "via", "socket")
+
+      db0 = Mallard::Probe::RedisConnection.new("unix://#{socket}")
+
+      assert_equal "socket", unix.call("GET", "via")
+      assert_nil db0.call("GET", "via"), "?db=1 selects database 1"
+    ensure
+      [unix, db0].each { |connection| connection&.close }
+    end
   end
 
   def test_only_a_local_redis_is_accepted
