@@ -46,6 +46,18 @@ class RunDiffTest < Minitest::Test
     assert_equal [10, 10], row[:batches]
   end
 
+  # Two processes of a 27 MB app settled 700 KB apart with tight batch means: a real gap between these runs, and
+  # inside the 1 MiB that two runs of one app drift apart (A/A soaks of the stable app did so).
+  def test_a_gap_under_a_mebibyte_between_single_soaks_is_not_a_difference
+    random = Random.new(13)
+    row = steady_row(ar1(60, phi: 0.5, random: random, level: 28_340.0, spread: 0.002),
+                     ar1(60, phi: 0.5, random: random, level: 27_620.0, spread: 0.002))
+
+    refute row[:significant], row.inspect
+    assert_equal "within_noise", row[:finding]
+    assert_in_delta 100.0 * 1024 / 27_620, row[:noise_pct], 0.05
+  end
+
   def test_a_twenty_percent_shift_is_significant_and_measured_as_such
     random = Random.new(12)
     row = steady_row(ar1(60, phi: 0.5, random: random), ar1(60, phi: 0.5, random: random, level: 36_000.0))

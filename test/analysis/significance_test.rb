@@ -20,4 +20,12 @@ class SignificanceTest < Minitest::Test
     refute Significance.within_noise?([-5.0, -2.0]), "significant"
     refute Significance.within_noise?(nil)
   end
+
+  def test_memory_has_a_floor_of_a_mebibyte
+    assert_in_delta 3.7, Significance.memory_noise_pct(27_620), 0.01
+    assert_equal 1.0, Significance.memory_noise_pct(500_000), "1% of 488 MiB is above the floor"
+    assert_equal 1.0, Significance.memory_noise_pct(nil)
+    refute Significance.significant?([-3.6, -1.3], Significance.memory_noise_pct(27_620))
+    assert Significance.significant?([-9.0, -4.0], Significance.memory_noise_pct(27_620))
+  end
 end

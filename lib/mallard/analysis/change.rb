@@ -23,8 +23,9 @@ module Mallard
 
       # @param after [Array<Numeric>] B's figures
       # @param before [Array<Numeric>] A's figures (the baseline)
+      # @param noise_pct [Float] the band the interval must clear (Significance)
       # @return [Summary::Change] pct nil when either side has no positive figures (nothing served: no ratio)
-      def call(after, before)
+      def call(after, before, noise_pct: Significance::NOISE_PCT)
         unless loggable?(after) && loggable?(before)
           return Summary::Change.new(significant: false, finding: "no_interval", note: "no figures to compare")
         end
@@ -33,15 +34,16 @@ module Mallard
         a = logs(before)
         interval = Statistics.welch_ci(b, a, level: LEVEL)&.map { |bound| percent(bound) }
         Summary::Change.new(pct: percent(Statistics.mean(b) - Statistics.mean(a)), ci: interval,
-                            significant: Significance.significant?(interval), finding: finding(interval),
+                            significant: Significance.significant?(interval, noise_pct),
+                            finding: finding(interval, noise_pct), noise_pct: noise_pct.round(2),
                             note: interval ? nil : missing_interval(after, before))
       end
 
-      def finding(interval)
+      def finding(interval, noise_pct)
         return "no_interval" if interval.nil?
-        return "different" if Significance.significant?(interval)
+        return "different" if Significance.significant?(interval, noise_pct)
 
-        Significance.within_noise?(interval) ? "within_noise" : "no_difference"
+        Significance.within_noise?(interval, noise_pct) ? "within_noise" : "no_difference"
       end
 
       # The interval of one side's own level: the t interval of the mean of its logs, mapped back (an interval

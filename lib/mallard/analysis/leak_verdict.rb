@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "statistics"
+require_relative "significance"
 
 module Mallard
   module Analysis
@@ -31,7 +32,7 @@ module Mallard
       BATCHES = (3..10)
       SAMPLES_PER_BATCH = 3
       TOLERANCE_SHARE = 0.01
-      MIN_TOLERANCE_KB = 1024.0
+      MIN_TOLERANCE_KB = Significance::MEMORY_FLOOR_KB
       PER_REQUESTS = 1000
       # requests_needed beyond this multiple of the run is not a run anyone will do: report nil instead.
       MAX_EXTENSION = 1000

@@ -106,13 +106,16 @@ module Mallard
         Statistics.batch_means(values, count)
       end
 
+      # Batch means see only each run's own noise, not how far apart two runs of one app settle: memory's floor
+      # (Significance.memory_noise_pct) widens the band.
       def batched(before, after, a_figure, b_figure)
         a = batch_means(before)
         b = batch_means(after)
         short = { "A" => a, "B" => b }.select { |_, means| means.empty? }.keys
         return change([a_figure].grep(Numeric), [b_figure].grep(Numeric), too_few(short)) if short.any?
 
-        change(a, b).merge(batches: [a.size, b.size])
+        noise = Significance.memory_noise_pct([a_figure, b_figure].grep(Numeric).min)
+        change(a, b, noise_pct: noise).merge(batches: [a.size, b.size])
       end
 
       def too_few(runs)
@@ -120,8 +123,8 @@ module Mallard
       end
 
       # B against A; without an interval, the point change and why there is none.
-      def change(before, after, without_interval = nil)
-        result = Change.call(after, before)
+      def change(before, after, without_interval = nil, noise_pct: Significance::NOISE_PCT)
+        result = Change.call(after, before, noise_pct: noise_pct)
         result.note = without_interval if without_interval && result.ci.nil? && result.pct
         result.to_h
       end

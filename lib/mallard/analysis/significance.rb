@@ -12,19 +12,32 @@ module Mallard
     # difference would break the promise that the same configuration twice shows none. The price, simulated
     # in bench/aa_simulation.rb (3 repeats, 3% noise): A/A called different 1.5% of the time instead of
     # 3.7%, and a real 5% difference found 19% of the time instead of 28%; 20% differences are still found.
+    #
+    # Memory has a floor as well: two processes of one app settle hundreds of KB apart (glibc's arenas reach
+    # different high-water marks), so a memory change under MEMORY_FLOOR_KB decides nothing either — the same floor
+    # LeakVerdict allows growth. Where the figures cannot see run-to-run variation (one soak against another,
+    # judged on each run's own batch means) the band is max(1%, the floor as a share of the level): ten A/A pairs
+    # of 4-second soaks of a 27 MB app settled up to 2.5% (700 KB) apart with intervals of ±1.2%.
     module Significance
       NOISE_PCT = 1.0
+      MEMORY_FLOOR_KB = 1024.0
 
       module_function
 
       # @param interval [Array(Float, Float), nil] a change's 95% interval, in %
-      def significant?(interval)
-        !interval.nil? && (interval[0] > NOISE_PCT || interval[1] < -NOISE_PCT)
+      # @param noise_pct [Float] the half-width of the band a change must clear
+      def significant?(interval, noise_pct = NOISE_PCT)
+        !interval.nil? && (interval[0] > noise_pct || interval[1] < -noise_pct)
       end
 
       # Told apart from zero, but not from the noise band: real, perhaps, and too small to act on.
-      def within_noise?(interval)
-        !interval.nil? && !significant?(interval) && (interval[0].positive? || interval[1].negative?)
+      def within_noise?(interval, noise_pct = NOISE_PCT)
+        !interval.nil? && !significant?(interval, noise_pct) && (interval[0].positive? || interval[1].negative?)
+      end
+
+      # The band for memory at level_kb when run-to-run variation is unmeasured: NOISE_PCT, or the floor's share.
+      def memory_noise_pct(level_kb)
+        level_kb.is_a?(Numeric) && level_kb.positive? ? [NOISE_PCT, 100.0 * MEMORY_FLOOR_KB / level_kb].max : NOISE_PCT
       end
     end
   end

@@ -52,6 +52,7 @@ module Mallard
         when "no_interval" then row.note.to_s
         when "different" then row.worse ? @color.red("significant: worse") : @color.green("significant: better")
         when "not_significant" then "not significant"
+        when "within_noise" then noise(row.noise_pct)
         else FINDINGS.fetch(row.finding, "")
         end
       end

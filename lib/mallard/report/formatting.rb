@@ -8,8 +8,7 @@ module Mallard
     # KB / 1024 was a MiB all along), a change by its finding, and how a run ended. Formatting only: the
     # findings are the analysis's (Summary::Change#finding), never worked out again here.
     module Formatting
-      NOISE = format("not clear of ±%g%% noise", Analysis::Significance::NOISE_PCT)
-      FINDINGS = { "within_noise" => NOISE, "no_difference" => "no detectable difference" }.freeze
+      FINDINGS = { "no_difference" => "no detectable difference" }.freeze
       # Where a Summary::Versus keeps each figure's change: % and interval, significant, finding.
       VERSUS = { memory: %i[rss_pct rss_pct_ci significant rss_finding],
                  rps: %i[rps_pct rps_pct_ci rps_significant rps_finding],
@@ -26,6 +25,7 @@ module Mallard
         when "different" then format("%+.1f%% (%+.1f … %+.1f)", pct, *interval)
         when "no_interval" then pct ? format("%+.1f%% (%s)", pct, note || "no interval") : note || "—"
         when "not_significant" then format("not significant (%+.1f … %+.1f)", *interval)
+        when "within_noise" then noise(nil) # compare's band: its repeats measure run-to-run variation
         else FINDINGS.fetch(finding, "—")
         end
       end
@@ -91,6 +91,11 @@ module Mallard
         else
           { rate: "req/s", p99: "p99 ms", errors: "errors", per_second: "Requests per second" }
         end
+      end
+
+      # "not clear of ±3.7% noise": a change whose interval lies inside the band it had to clear.
+      def noise(noise_pct)
+        format("not clear of ±%g%% noise", (noise_pct || Analysis::Significance::NOISE_PCT).round(1))
       end
 
       def plural(count, word)

@@ -6,7 +6,8 @@ module Mallard
   module Summary
     # One row of a diff: a metric (soaks) or a configuration (comparisons), A and B, and the change.
     # worse is the direction alone; whether it matters is significant's and the threshold's business.
-    DiffRow = Value.define(:name, :a, :b, :repeats, :batches, :pct, :ci, :significant, :finding, :note, :worse)
+    DiffRow = Value.define(:name, :a, :b, :repeats, :batches, :pct, :ci, :significant, :finding, :note, :worse,
+                           :noise_pct)
 
     # A run as the diff names it.
     DiffSide = Value.define(:run_dir, :target, :status, :recomputed)

@@ -16,6 +16,6 @@ module Mallard
     # A change against a reference: % and its 95% interval, whether it counts (Analysis::Significance), what
     # that means in one word (finding: "different", "within_noise" — told from zero but not from the ±1% noise
     # band —, "no_difference", or "no_interval"), and why there is no interval when there is none.
-    Change = Value.define(:pct, :ci, :significant, :finding, :note)
+    Change = Value.define(:pct, :ci, :significant, :finding, :note, :noise_pct)
   end
 end
