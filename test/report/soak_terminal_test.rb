@@ -17,6 +17,17 @@ class SoakTerminalTest < Minitest::Test
     refute_match(/\bMB\b/, text)
   end
 
+  # A job worker's verdict is per 1k jobs, and how many more would decide it is grouped by thousands.
+  def test_a_job_workers_inconclusive_verdict_counts_jobs
+    verdict = stored("soak-leaky/summary.json")["verdict"]
+              .merge("memory" => "inconclusive", "slope_kb_per_1k_requests" => nil, "slope_kb_per_1k_jobs" => 54.6,
+                     "unit" => "jobs", "requests_needed" => 28_938)
+    text = render(soak_summary("soak-leaky", verdict: verdict))
+
+    assert_match(/inconclusive · slope \+54\.6 KiB per 1k jobs/, text)
+    assert_includes text, "run longer: about 28,938 jobs after warm-up would decide it"
+  end
+
   def test_the_sparkline_is_drawn_from_the_rss_series
     text = render(soak_summary("soak-workers", series: soak_series))
 

@@ -75,7 +75,7 @@ module Mallard
         needed = verdict.requests_needed
         return "too few samples to decide" unless needed
 
-        "run longer: about #{needed} #{verdict.unit} after warm-up would decide it"
+        "run longer: about #{count(needed)} #{verdict.unit} after warm-up would decide it"
       end
 
       def steady_line(memory)
