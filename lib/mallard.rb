@@ -7,6 +7,7 @@ require_relative "mallard/process_status"
 require_relative "mallard/value"
 require_relative "mallard/text"
 require_relative "mallard/lifeline"
+require_relative "mallard/search_path"
 
 require_relative "mallard/probe/proc_files"
 require_relative "mallard/probe/memory_reading"

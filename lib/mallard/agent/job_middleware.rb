@@ -11,6 +11,14 @@ module Mallard
       # large can only be milliseconds.
       MILLISECONDS_FROM = 1e11
 
+      # A job's enqueued_at (any Sidekiq) in epoch seconds; nil when it has none. Also read by mallard from Redis
+      # (Probe::SidekiqStats), so the rule lives here, in the self-contained agent.
+      def self.epoch_seconds(enqueued_at)
+        return unless enqueued_at.is_a?(Numeric)
+
+        enqueued_at > MILLISECONDS_FROM ? enqueued_at / 1000.0 : enqueued_at
+      end
+
       def initialize(recorder)
         @recorder = recorder
       end
@@ -30,10 +38,9 @@ module Mallard
       private
 
       def queued_ms(enqueued_at)
-        return unless enqueued_at.is_a?(Numeric)
+        return unless (seconds = self.class.epoch_seconds(enqueued_at))
 
-        now = Process.clock_gettime(Process::CLOCK_REALTIME, :float_millisecond)
-        waited = now - (enqueued_at > MILLISECONDS_FROM ? enqueued_at : enqueued_at * 1000.0)
+        waited = Process.clock_gettime(Process::CLOCK_REALTIME, :float_millisecond) - (seconds * 1000.0)
         waited.negative? ? 0.0 : waited
       end
     end

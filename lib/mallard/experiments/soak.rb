@@ -129,7 +129,8 @@ module Mallard
 
       # The target's workload runs until it is done: load until its duration or count, a script until it ends.
       def run_workload
-        @workload = @target.workload(options: @options, run_dir: @run_dir, samples: @samples, clock: method(:clock))
+        @workload = @target.workload(options: @options, run_dir: @run_dir, samples: @samples, clock: method(:clock),
+                                     agent_log: @agent_log)
         @reporter.started(target: @target.describe, run_dir: @run_dir.path, duration: @workload.duration,
                           load: @workload.description)
         @phases.load_started_t = clock

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "../agent/job_middleware"
 
 module Mallard
   module Probe
@@ -12,9 +13,6 @@ module Mallard
     # Sidekiq writes its counters from each process's heartbeat, every few seconds: they lag the work. The
     # agent's per-job records are exact; these are the worker's own account, read the way a dashboard reads it.
     class SidekiqStats
-      # Sidekiq 8 writes enqueued_at in epoch milliseconds, 6 and 7 in epoch seconds.
-      MILLISECONDS_FROM = 1e11
-
       def initialize(connection)
         @connection = connection
       end
@@ -45,10 +43,7 @@ module Mallard
       def enqueued_at(job)
         return unless job
 
-        value = JSON.parse(job)["enqueued_at"]
-        return unless value.is_a?(Numeric)
-
-        value > MILLISECONDS_FROM ? value / 1000.0 : value
+        Agent::JobMiddleware.epoch_seconds(JSON.parse(job)["enqueued_at"])
       rescue JSON::ParserError
         nil
       end

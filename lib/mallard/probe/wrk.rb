@@ -9,6 +9,7 @@ require_relative "../clock"
 require_relative "../process_status"
 require_relative "../text"
 require_relative "../lifeline"
+require_relative "../search_path"
 
 module Mallard
   module Probe
@@ -35,10 +36,7 @@ module Mallard
       attr_reader :url, :paths, :duration, :requests, :concurrency, :threads, :log_path, :pid
 
       def self.available?
-        ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).any? do |dir|
-          candidate = File.join(dir, EXECUTABLE)
-          File.file?(candidate) && File.executable?(candidate)
-        end
+        SearchPath.include?(EXECUTABLE)
       end
 
       # @param duration [Numeric] seconds; wrk counts whole seconds, so it is rounded up

@@ -29,9 +29,7 @@ module Mallard
 
       # @raise [NotFound] redis-server is not installed, with the package that brings it
       def self.check_installed!
-        return if ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).any? do |dir|
-          File.executable?(File.join(dir, EXECUTABLE))
-        end
+        return if SearchPath.include?(EXECUTABLE)
 
         raise NotFound, "#{EXECUTABLE} is not installed: a job worker needs a Redis of its own " \
                         "(Debian/Ubuntu: apt-get install redis-server; or give --redis URL)"

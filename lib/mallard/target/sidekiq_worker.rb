@@ -49,9 +49,9 @@ module Mallard
                                       spawn_options: @user.spawn_options)
       end
 
-      def workload(options:, run_dir:, samples:, clock:)
+      def workload(options:, run_dir:, samples:, clock:, agent_log:)
         Workload::Jobs.new(path: @workload_path, dir: @dir, redis: @redis, options: options, run_dir: run_dir,
-                           samples: samples, clock: clock)
+                           samples: samples, clock: clock, agent_log: agent_log)
       end
 
       def ready?

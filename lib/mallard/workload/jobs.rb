@@ -16,7 +16,8 @@ module Mallard
 
       # @param samples [Run::JsonlWriter] samples.jsonl, which takes a "jobs" record every tick
       # @param clock [#call] the run's clock (seconds since its start), for each record's t
-      def initialize(path:, dir:, redis:, options:, run_dir:, samples:, clock:)
+      # @param agent_log [Probe::AgentLog] the soak's own follower of agent.jsonl (how many jobs are running)
+      def initialize(path:, dir:, redis:, options:, run_dir:, samples:, clock:, agent_log:)
         @path = path
         @dir = dir
         @redis = redis
@@ -24,7 +25,7 @@ module Mallard
         @run_dir = run_dir
         @samples = samples
         @clock = clock
-        @agent_log = Probe::AgentLog.new(run_dir.file("agent.jsonl"))
+        @agent_log = agent_log
         @state = :pushing
       end
 
