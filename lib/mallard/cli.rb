@@ -13,18 +13,21 @@ require_relative "cli/demo"
 require_relative "cli/html_output"
 require_relative "cli/report"
 require_relative "cli/diff"
+require_relative "cli/boot"
 
 module Mallard
   # The command line. #run returns an exit status and never calls exit, so tests and other
   # programs can drive it like a function.
   class CLI
-    COMMANDS = { "doctor" => CLI::Doctor, "soak" => CLI::Soak, "gc" => CLI::Gc, "compare" => CLI::Compare,
-                 "demo" => CLI::Demo, "report" => CLI::ReportCommand, "diff" => CLI::Diff }.freeze
+    COMMANDS = { "doctor" => CLI::Doctor, "boot" => CLI::Boot, "soak" => CLI::Soak, "gc" => CLI::Gc,
+                 "compare" => CLI::Compare, "demo" => CLI::Demo, "report" => CLI::ReportCommand,
+                 "diff" => CLI::Diff }.freeze
     USAGE = <<~TEXT
       Usage: mallard COMMAND [options]
 
       Commands:
         doctor [PID | -- CMD ARGS]   which allocator and memory settings a Ruby process really runs with
+        boot [DIR]                   what each gem and require costs at boot: a tree, repeated, decomposed
         soak DIR | --url URL -- CMD | --script FILE
                                      memory over time under real load: leak or plateau, throughput, GC
         gc DIR | --url URL -- CMD | --script FILE

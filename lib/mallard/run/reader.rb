@@ -7,14 +7,14 @@ module Mallard
     # Opens any run directory mallard wrote, live or stored, and hands it to the reader of its kind.
     module Reader
       # A gc run (`mallard gc`) is a soak shown GC first.
-      READERS = { "soak" => SoakReader, "gc" => SoakReader, "compare" => CompareReader }.freeze
+      READERS = { "soak" => SoakReader, "gc" => SoakReader, "compare" => CompareReader, "boot" => BootReader }.freeze
 
       # A run written by a newer mallard may hold figures this one would misread.
       class NewerSchema < FailedMeasurement; end
 
       module_function
 
-      # @return [SoakRun, CompareRun]
+      # @return [SoakRun, CompareRun, BootRun]
       # @raise [NotFound] when path is not a directory, or not one mallard wrote
       # @raise [NewerSchema] when a newer mallard wrote it
       def open(path)
@@ -26,7 +26,7 @@ module Mallard
         refuse_newer(path, [meta, summary])
         kind = summary&.fetch("kind", nil) || meta&.fetch("command", nil)
         reader = READERS.fetch(kind) do
-          raise NotFound, "#{path} is not a mallard run directory (no soak or compare meta.json or summary.json)"
+          raise NotFound, "#{path} is not a mallard run directory (no soak, compare or boot meta.json or summary.json)"
         end
         reader.read(directory)
       end

@@ -1,0 +1,110 @@
+# frozen_string_literal: true
+
+# `mallard boot`'s child process: boots one app once, under the require hook, and writes what it read to the run's
+# samples.jsonl. Run as `ruby boot_probe.rb` in the app's directory, never inside mallard, with:
+#   MALLARD_BOOT_OUT      samples.jsonl, shared by the repeats (one write per line)
+#   MALLARD_BOOT_REPEAT   this repeat's number; "objects" for the allocation-tracing pass (BootRetained)
+#   MALLARD_BOOT_MODE     "rails" (require config/environment) or "bundler" (bundler/setup, Bundler.require)
+#   MALLARD_BOOT_WORKERS  how many workers to fork after the boot (BootWorkers), 0 for none
+# It loads only its own files (no json, no mallard library), so the app's requires all happen inside the hook.
+MALLARD_PROBE_START_PAGES = File.read("/proc/self/statm").split[1].to_i
+
+require_relative "malloc_stats"
+require_relative "boot_reading"
+require_relative "boot_output"
+require_relative "boot_hook"
+require_relative "boot_workers"
+
+module Mallard
+  module Agent
+    class BootProbe
+      def initialize(env)
+        @env = env
+        @objects_pass = env["MALLARD_BOOT_REPEAT"] == "objects"
+        @reading = BootReading.new
+        @output = BootOutput.new(env.fetch("MALLARD_BOOT_OUT"), repeat: repeat)
+        @hook = BootHook.new(reading: @reading, output: @output)
+      end
+
+      def run
+        retained = tracing if @objects_pass
+        @output.write("start", start_fields(baseline))
+        @hook.install
+        boot
+        finish
+        retained&.write(@output)
+        workers = @env["MALLARD_BOOT_WORKERS"].to_i
+        BootWorkers.new(workers, @output).measure if workers.positive? && !@objects_pass
+      end
+
+      private
+
+      def repeat
+        @objects_pass ? "objects" : Integer(@env.fetch("MALLARD_BOOT_REPEAT"))
+      end
+
+      def tracing
+        require_relative "boot_retained"
+        BootRetained.new
+      end
+
+      # A full GC before the first and after the last reading: the boot's total is what stays.
+      def baseline
+        GC.start
+        @reading.to_a
+      end
+
+      # What loading the probe itself added, so the analysis can leave it out of Ruby's own baseline.
+      def start_fields(reading)
+        { "pid" => Process.pid, "reading" => reading, "mode" => @env["MALLARD_BOOT_MODE"],
+          "probe_bytes" => reading[1] - (MALLARD_PROBE_START_PAGES * @reading.page_size),
+          "ruby" => RUBY_DESCRIPTION, "malloc" => MallocStats.source, "malloc_note" => MallocStats.unavailable_reason,
+          "heap_pools" => GC.respond_to?(:stat_heap) ? GC.stat_heap.size : 1 }
+      end
+
+      def boot
+        if @env["MALLARD_BOOT_MODE"] == "rails"
+          require File.expand_path("config/environment")
+        else
+          require "bundler/setup"
+          Bundler.require(*[:default, @env["RACK_ENV"]&.to_sym].compact.uniq)
+        end
+      rescue Exception => e # rubocop:disable Lint/RescueException -- any way the boot ends early is its failure
+        failed(e)
+      end
+
+      def failed(error)
+        where = error.backtrace&.find { |line| line.start_with?(Dir.pwd) } || error.backtrace&.first
+        @output.write("failed", "class" => error.class.name, "message" => error.message.to_s[0, 2000],
+                                "where" => where)
+        exit!(1)
+      end
+
+      def finish
+        GC.start
+        @output.write("end", "reading" => @reading.to_a, "hook_objects" => @hook.own, "gems" => gems,
+                             "ruby_dirs" => ruby_dirs,
+                             "app_dir" => Dir.pwd)
+        require "objspace" # after the reading: its own cost is not the app's
+        @output.write("memsize", "bytes" => ObjectSpace.memsize_of_all)
+      end
+
+      # Ruby's own library directories, and where the system puts libraries beside it (Debian's vendor_ruby).
+      def ruby_dirs
+        RbConfig::CONFIG.values_at("rubylibdir", "rubyarchdir", "vendordir", "vendorarchdir", "sitedir",
+                                   "sitearchdir").compact.uniq
+      end
+
+      # Where each loaded gem's files are, for the analysis to say which gem a file belongs to.
+      def gems
+        return [] unless defined?(Gem) && Gem.respond_to?(:loaded_specs)
+
+        Gem.loaded_specs.values.map do |spec|
+          [spec.name, spec.version.to_s, [spec.full_gem_path, *spec.full_require_paths].uniq]
+        end
+      end
+    end
+  end
+end
+
+Mallard::Agent::BootProbe.new(ENV).run if $PROGRAM_NAME == __FILE__

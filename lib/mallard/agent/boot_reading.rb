@@ -1,0 +1,104 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Agent
+    # One reading of this process's memory, as the boot probe takes it at the start and the end of each require.
+    #
+    # Every part is cheap (about 20 µs in all) and none runs a GC: a boot reads it ~5,000 times, and a GC before
+    # each reading would change the boot it measures (a minor GC at every require of a Rails 6.1 app ended at
+    # 76 MB RSS where the same boot without them ends at 83 MB). RSS is a high-water mark that a GC hardly lowers,
+    # so a require's RSS delta is what it added; its heap and malloc deltas include garbage not yet collected,
+    # which the probe's two full-GC readings (before the first require, after the last) do not.
+    class BootReading
+      # The order of a reading's figures in its JSON line (BootOutput) and in Run::BootReader.
+      FIELDS = %w[objects rss file heap malloc live].freeze
+      STATM_BYTES = 256
+
+      attr_reader :page_size
+
+      def initialize(malloc: MallocStats)
+        @malloc = malloc
+        @statm = File.open("/proc/self/statm")
+        @buffer = String.new(capacity: STATM_BYTES)
+        @page_size = detect_page_size
+        @heap_bytes = heap_measure
+        @page_bytes = GC::INTERNAL_CONSTANTS[:HEAP_PAGE_SIZE] if heap_pages_in_malloc?
+      end
+
+      # Writes FIELDS into frame from offset: objects allocated so far (read first, see BootHook), RSS and its
+      # file-backed part in bytes, bytes in live Ruby slots, bytes malloc has handed out beyond Ruby's heap pages
+      # (nil where the allocator gives no reading), live slots. Into the caller's array, parsing statm byte by
+      # byte: a reading allocates nothing (BootHook says why that matters).
+      def take(frame, offset)
+        frame[offset] = GC.stat(:total_allocated_objects)
+        @statm.pread(STATM_BYTES, 0, @buffer)
+        frame[offset + 1] = field(2) * @page_size
+        frame[offset + 2] = field(3) * @page_size
+        frame[offset + 3] = @heap_bytes.call
+        frame[offset + 4] = malloc_bytes
+        frame[offset + 5] = GC.stat(:heap_live_slots)
+        frame
+      end
+
+      # A reading as an Array (the probe's start and end lines, where allocating does not matter).
+      def to_a
+        take(Array.new(FIELDS.size), 0)
+      end
+
+      private
+
+      # The number-th space-separated field of statm (from 1): resident pages are the second, those backed by a
+      # file or shared memory the third.
+      def field(number)
+        index = 0
+        (number - 1).times { index = @buffer.index(" ", index) + 1 }
+        value = 0
+        while (byte = @buffer.getbyte(index)) && byte >= 48 && byte <= 57
+          value = (value * 10) + byte - 48
+          index += 1
+        end
+        value
+      end
+
+      def malloc_bytes
+        in_use = @malloc.in_use
+        return in_use unless in_use && @page_bytes
+
+        in_use - (GC.stat(:heap_allocated_pages) * @page_bytes)
+      end
+
+      # Ruby 3.1 takes its 16 KiB heap pages from posix_memalign, so malloc counts them; from 3.2 (64 KiB pages)
+      # they are mapped directly. Counting them in both the heap and malloc would add them twice.
+      def heap_pages_in_malloc?
+        GC::INTERNAL_CONSTANTS[:HEAP_PAGE_SIZE].to_i < 65_536
+      end
+
+      # Live slots times slot size, per size pool where the Ruby counts live slots per pool (3.3+: allocated
+      # minus freed); 3.2 has pools but counts live slots only overall, so its figure uses the smallest slot
+      # size and is a lower bound; 3.1 has one slot size.
+      def heap_measure
+        pools = GC.respond_to?(:stat_heap) ? GC.stat_heap : {}
+        if pools.values.all? { |pool| pool.key?(:total_freed_objects) } && pools.any?
+          sizes = pools.transform_values { |pool| pool[:slot_size] }
+          return -> { sizes.sum { |index, size| pool_live(index) * size } }
+        end
+
+        slot = pools.dig(0, :slot_size) || GC::INTERNAL_CONSTANTS[:RVALUE_SIZE]
+        -> { GC.stat(:heap_live_slots) * slot }
+      end
+
+      def pool_live(index)
+        GC.stat_heap(index, :total_allocated_objects) - GC.stat_heap(index, :total_freed_objects)
+      end
+
+      # statm counts pages; VmRSS in status says how big they are.
+      def detect_page_size
+        @statm.pread(STATM_BYTES, 0, @buffer)
+        resident = field(2)
+        rss_kb = File.read("/proc/self/status")[/^VmRSS:\s*(\d+)/, 1].to_i
+        size = (rss_kb * 1024.0 / resident)
+        [4096, 16_384, 65_536].min_by { |candidate| (candidate - size).abs }
+      end
+    end
+  end
+end
