@@ -17,9 +17,9 @@ Gem::Specification.new do |spec|
   spec.metadata["rubygems_mfa_required"] = "true"
 
   spec.files = Dir["lib/**/*.rb", "ext/**/*.{c,rb}", "exe/*", "examples/**/*", "README.md", "LICENSE"]
-  # Both optional: each builds nothing (and says why) where the C library has no malloc_trim, or where
-  # Ruby has no internal GC event hooks.
-  spec.extensions = ["ext/mallard/extconf.rb", "ext/mallard_gc/extconf.rb"]
+  # All optional: each builds nothing (and says why) where the C library has no malloc_trim, where Ruby has no
+  # internal GC event hooks, or where there is no dlsym to find the allocator's statistics with.
+  spec.extensions = ["ext/mallard/extconf.rb", "ext/mallard_gc/extconf.rb", "ext/mallard_malloc_stats/extconf.rb"]
   spec.bindir = "exe"
   spec.executables = ["mallard"]
   spec.require_paths = ["lib"]

@@ -1,0 +1,193 @@
+/*
+ * mallard/malloc_stats_ext: the bytes the C allocator has handed out and not yet freed, read from
+ * inside the process, for whichever allocator it really runs on.
+ *
+ * The agent reads this thousands of times per boot, so a reading is one or two calls into the
+ * allocator and allocates nothing: the figure fits a Fixnum. Nothing is linked against an
+ * allocator: each one's introspection call is looked up at run time with dlsym, so the one build
+ * serves glibc and whatever LD_PRELOAD puts in front of it. The allocator cannot change in a running
+ * process, so Init decides once which one it is.
+ *
+ * Finding a symbol is not enough: tcmalloc also exports glibc's mallinfo, and a library that merely
+ * links jemalloc (loaded RTLD_GLOBAL, as Ruby loads extensions) makes mallctl visible while malloc
+ * stays glibc's. So an allocator counts only if its introspection call lives in the same object as
+ * the malloc every caller binds to, the first one in the global lookup order.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* RTLD_DEFAULT and dladdr in glibc's dlfcn.h; as ruby/config.h defines it */
+#endif
+#include <ruby.h>
+#include <dlfcn.h>
+#include <stdint.h>
+#ifdef HAVE_MALLINFO2
+#include <malloc.h>
+#endif
+
+typedef int (*mallctl_fn)(const char *, void *, size_t *, void *, size_t);
+typedef int (*mallctlnametomib_fn)(const char *, size_t *, size_t *);
+typedef int (*mallctlbymib_fn)(const size_t *, size_t, void *, size_t *, void *, size_t);
+typedef int (*tcmalloc_property_fn)(const char *, size_t *);
+
+enum source { SOURCE_GLIBC, SOURCE_JEMALLOC, SOURCE_TCMALLOC, SOURCE_MIMALLOC, SOURCE_UNKNOWN };
+static const char *const source_names[] = { "glibc", "jemalloc", "tcmalloc", "mimalloc", "unknown" };
+
+static enum source detected = SOURCE_UNKNOWN;
+static VALUE source_name = Qnil; /* a frozen String, made once */
+static void *malloc_symbol;
+static mallctl_fn jemalloc_mallctl;
+static mallctlbymib_fn jemalloc_bymib;
+/* "epoch" and "stats.allocated" translated once, so a reading parses no names. */
+static size_t epoch_mib[1], allocated_mib[2];
+static size_t epoch_miblen, allocated_miblen;
+static tcmalloc_property_fn tcmalloc_property;
+
+/* Whether symbol lives in the object that provides the process's malloc. Without dladdr there is
+ * no telling, and the symbol's presence has to do. */
+static int
+same_object_as_malloc(void *symbol)
+{
+#ifdef HAVE_DLADDR
+    Dl_info of_symbol, of_malloc;
+
+    if (!dladdr(symbol, &of_symbol) || !dladdr(malloc_symbol, &of_malloc)) return 1;
+    return of_symbol.dli_fbase == of_malloc.dli_fbase;
+#else
+    return 1;
+#endif
+}
+
+/* The named symbol if the process's malloc comes from the same object, else NULL. */
+static void *
+malloc_companion(const char *name)
+{
+    void *symbol = dlsym(RTLD_DEFAULT, name);
+
+    return symbol && same_object_as_malloc(symbol) ? symbol : NULL;
+}
+
+static void
+setup_jemalloc(void)
+{
+    mallctlnametomib_fn nametomib = (mallctlnametomib_fn)dlsym(RTLD_DEFAULT, "mallctlnametomib");
+
+    jemalloc_bymib = (mallctlbymib_fn)dlsym(RTLD_DEFAULT, "mallctlbymib");
+    if (!nametomib || !jemalloc_bymib) return;
+    epoch_miblen = sizeof(epoch_mib) / sizeof(epoch_mib[0]);
+    allocated_miblen = sizeof(allocated_mib) / sizeof(allocated_mib[0]);
+    if (nametomib("epoch", epoch_mib, &epoch_miblen) != 0 ||
+        nametomib("stats.allocated", allocated_mib, &allocated_miblen) != 0) {
+        jemalloc_bymib = NULL; /* a jemalloc built without statistics: the name lookup says so */
+    }
+}
+
+/* In this order, each checked against the object that provides malloc. */
+static enum source
+detect(void)
+{
+    malloc_symbol = dlsym(RTLD_DEFAULT, "malloc");
+    if ((jemalloc_mallctl = (mallctl_fn)malloc_companion("mallctl"))) {
+        setup_jemalloc();
+        return SOURCE_JEMALLOC;
+    }
+    if ((tcmalloc_property = (tcmalloc_property_fn)malloc_companion("MallocExtension_GetNumericProperty"))) {
+        return SOURCE_TCMALLOC;
+    }
+    /* mimalloc keeps a count of allocated bytes only when built with MI_STAT > 1 (its debug
+     * builds); the release library Debian and others ship has nothing cheap to read (mi_process_info
+     * gives RSS and commit, not bytes handed out), so it is named with no reading. */
+    if (malloc_companion("mi_version")) return SOURCE_MIMALLOC;
+    /* Neither glibc's mallinfo2 nor anything above provides malloc (musl, macOS, or an allocator
+     * mallard does not know): glibc is assumed where the build found no mallinfo2 to check. */
+#ifdef HAVE_MALLINFO2
+    return malloc_companion("mallinfo2") ? SOURCE_GLIBC : SOURCE_UNKNOWN;
+#else
+    return SOURCE_GLIBC;
+#endif
+}
+
+static VALUE
+jemalloc_in_use(void)
+{
+    uint64_t epoch = 1;
+    size_t epoch_size = sizeof(epoch), allocated, allocated_size = sizeof(allocated);
+
+    /* stats.allocated is a snapshot taken when the epoch advances: advance it, then read. */
+    if (jemalloc_bymib) {
+        if (jemalloc_bymib(epoch_mib, epoch_miblen, &epoch, &epoch_size, &epoch, sizeof(epoch)) != 0 ||
+            jemalloc_bymib(allocated_mib, allocated_miblen, &allocated, &allocated_size, NULL, 0) != 0) {
+            return Qnil;
+        }
+    } else if (jemalloc_mallctl("epoch", &epoch, &epoch_size, &epoch, sizeof(epoch)) != 0 ||
+               jemalloc_mallctl("stats.allocated", &allocated, &allocated_size, NULL, 0) != 0) {
+        return Qnil;
+    }
+    return SIZET2NUM(allocated);
+}
+
+static VALUE
+tcmalloc_in_use(void)
+{
+    size_t allocated;
+
+    if (!tcmalloc_property("generic.current_allocated_bytes", &allocated)) return Qnil;
+    return SIZET2NUM(allocated);
+}
+
+static VALUE
+glibc_in_use(void)
+{
+#ifdef HAVE_MALLINFO2
+    struct mallinfo2 info = mallinfo2();
+
+    /* uordblks: in use in the arenas; hblkhd: chunks too large for an arena, each its own mmap. */
+    return SIZET2NUM(info.uordblks + info.hblkhd);
+#else
+    return Qnil; /* mallinfo's int fields wrap past 2 GiB; glibc < 2.33 and other C libraries get none */
+#endif
+}
+
+/* Mallard::MallocStatsExt.source -> "jemalloc", "tcmalloc", "mimalloc", "glibc" or "unknown" */
+static VALUE
+malloc_stats_source(VALUE self)
+{
+    return source_name;
+}
+
+/* Mallard::MallocStatsExt.in_use -> Integer bytes handed out and not freed, or nil where the
+ * allocator gives no reading. */
+static VALUE
+malloc_stats_in_use(VALUE self)
+{
+    switch (detected) {
+      case SOURCE_JEMALLOC: return jemalloc_in_use();
+      case SOURCE_TCMALLOC: return tcmalloc_in_use();
+      case SOURCE_GLIBC: return glibc_in_use();
+      default: return Qnil;
+    }
+}
+
+/* Mallard::MallocStatsExt.malloc_library -> the file malloc comes from, or nil where it cannot tell */
+static VALUE
+malloc_stats_malloc_library(VALUE self)
+{
+#ifdef HAVE_DLADDR
+    Dl_info info;
+
+    if (malloc_symbol && dladdr(malloc_symbol, &info) && info.dli_fname) return rb_str_new_cstr(info.dli_fname);
+#endif
+    return Qnil;
+}
+
+void
+Init_malloc_stats_ext(void)
+{
+    VALUE mMallard = rb_define_module("Mallard");
+    VALUE mExt = rb_define_module_under(mMallard, "MallocStatsExt");
+
+    detected = detect();
+    rb_gc_register_address(&source_name);
+    source_name = rb_obj_freeze(rb_str_new_cstr(source_names[detected]));
+    rb_define_module_function(mExt, "source", malloc_stats_source, 0);
+    rb_define_module_function(mExt, "in_use", malloc_stats_in_use, 0);
+    rb_define_module_function(mExt, "malloc_library", malloc_stats_malloc_library, 0);
+}

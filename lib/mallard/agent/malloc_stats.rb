@@ -1,0 +1,89 @@
+# frozen_string_literal: true
+
+require "rbconfig"
+
+module Mallard
+  module Agent
+    # The bytes the C allocator has handed out and not yet freed, read inside the process by
+    # mallard/malloc_stats_ext (ext/mallard_malloc_stats): jemalloc's stats.allocated, tcmalloc's
+    # generic.current_allocated_bytes or glibc's mallinfo2, for whichever allocator the process really runs on
+    # (a preloaded one, or glibc's malloc). A reading costs a few microseconds and allocates nothing.
+    #
+    # It runs inside the user's app, so this file loads only itself and the extension. It never raises and never
+    # warns: where there is no reading, in_use is nil and unavailable_reason says why, for the caller to report.
+    # The allocator cannot change in a running process, so it is found once, when this file loads.
+    module MallocStats
+      EXTENSION = "malloc_stats_ext"
+      DIR = File.expand_path("..", __dir__)
+      # Why a built extension gives no reading, by source.
+      NO_READING = {
+        "mimalloc" => "mimalloc counts the bytes it has handed out only in its debug builds (MI_STAT > 1)",
+        "glibc" => "this C library has no mallinfo2 (glibc 2.33 or later has it)",
+        "jemalloc" => "this jemalloc keeps no statistics (built with --disable-stats)"
+      }.freeze
+
+      class << self
+        # @return [String, nil] "jemalloc", "tcmalloc", "mimalloc" or "glibc"; "unknown" when malloc comes from
+        #   a library mallard cannot read; nil when the extension is not built
+        attr_reader :source
+
+        # @return [String, nil] why in_use is nil (the extension is not built, or the allocator gives no
+        #   reading); nil when it gives readings
+        attr_reader :unavailable_reason
+
+        # @return [Integer, nil] bytes handed out by malloc and not yet freed; nil when there is no reading
+        def in_use
+          @extension&.in_use
+        end
+
+        private
+
+        def setup
+          @extension = load_extension
+          return if @extension.nil?
+
+          @source = @extension.source
+          @unavailable_reason = no_reading_reason if @extension.in_use.nil?
+        end
+
+        # From this gem's lib directory, where `rake compile` and `gem install` put it; else from the load path
+        # (an installed gem's extension directory).
+        def load_extension
+          if File.file?(File.join(DIR, "#{EXTENSION}.#{RbConfig::CONFIG['DLEXT']}"))
+            require File.join(DIR, EXTENSION)
+          else
+            require "mallard/#{EXTENSION}"
+          end
+          MallocStatsExt
+        rescue LoadError, StandardError => e
+          @unavailable_reason = recorded_reason || not_built_reason(e)
+          nil
+        end
+
+        # ext/mallard_malloc_stats/extconf.rb's reason for building nothing, if it had one.
+        def recorded_reason
+          File.read(File.join(DIR, "#{EXTENSION}.unavailable")).strip.then { |text| text.empty? ? nil : text }
+        rescue SystemCallError
+          nil
+        end
+
+        def not_built_reason(error)
+          "mallard/#{EXTENSION} is not built (#{error.message}); build it with `rake compile` in a checkout, " \
+            "or reinstall the gem with a C compiler and Ruby's headers"
+        end
+
+        def no_reading_reason
+          NO_READING.fetch(@source) do
+            if @source == "unknown"
+              "malloc comes from #{@extension.malloc_library || 'a library'} that mallard cannot read"
+            else
+              "#{@source} gave no reading"
+            end
+          end
+        end
+      end
+
+      setup
+    end
+  end
+end

@@ -1,0 +1,158 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "fileutils"
+require "rbconfig"
+require "tmpdir"
+
+# Mallard::Agent::MallocStats in real Ruby processes, one per allocator installed here (glibc, and each of the
+# others preloaded the way mallard preloads them), each keeping a 50 MB malloc'd string between two readings.
+class MallocStatsTest < Minitest::Test
+  CATALOG = Mallard::Allocators::Catalog.default
+  LIB = File.join(Processes::ROOT, "lib")
+  BUFFER = 50_000_000
+  # Before and after the buffer, and the objects 1,000 readings made (a reading fits a Fixnum: none); counted the
+  # second time round, as a call site's first run sets up caches that are Ruby objects.
+  PROBE = <<~RUBY.freeze
+    require "mallard/agent/malloc_stats"
+    stats = Mallard::Agent::MallocStats
+    before = stats.in_use
+    kept = "x" * #{BUFFER}
+    after = stats.in_use
+    made = nil
+    2.times do
+      made = GC.stat(:total_allocated_objects)
+      1000.times { stats.in_use }
+      made = GC.stat(:total_allocated_objects) - made
+    end
+    puts "source=\#{stats.source} before=\#{before.inspect} after=\#{after.inspect} objects=\#{made} " \\
+         "kept=\#{kept.bytesize} whole_gem=\#{!defined?(Mallard::CLI).nil?}"
+    puts "reason=\#{stats.unavailable_reason.inspect}"
+  RUBY
+
+  def setup
+    skip "mallard/malloc_stats_ext is not built (rake compile)" unless
+      File.file?(File.join(LIB, "mallard/malloc_stats_ext.#{RbConfig::CONFIG['DLEXT']}"))
+  end
+
+  def test_glibc_counts_the_buffer
+    result = probe("glibc")
+
+    assert_equal "glibc", result["source"]
+    assert_grew_by_the_buffer(result)
+    assert_nil result["reason"]
+  end
+
+  def test_preloaded_jemalloc_counts_the_buffer
+    result = probe("jemalloc")
+
+    assert_equal "jemalloc", result["source"]
+    assert_grew_by_the_buffer(result)
+  end
+
+  def test_preloaded_tcmalloc_counts_the_buffer
+    result = probe("tcmalloc")
+
+    assert_equal "tcmalloc", result["source"]
+    assert_grew_by_the_buffer(result)
+  end
+
+  def test_preloaded_mimalloc_is_named_with_no_reading_and_a_reason
+    result = probe("mimalloc")
+
+    assert_equal "mimalloc", result["source"]
+    assert_nil result["before"]
+    assert_nil result["after"]
+    assert_match(/mimalloc counts the bytes it has handed out only in its debug builds/, result["reason"])
+  end
+
+  def test_readings_allocate_nothing
+    %w[glibc jemalloc tcmalloc].each do |name|
+      assert_equal 0, probe(name)["objects"], "#{name}: objects made by 1,000 readings"
+    end
+  end
+
+  # It is loaded into other people's processes, so it must not pull in the rest of mallard.
+  def test_loads_only_itself
+    assert_equal "false", probe("glibc")["whole_gem"]
+  end
+
+  # tcmalloc's symbols visible in the process (loaded RTLD_GLOBAL after start, as Ruby loads extensions) while
+  # malloc stays glibc's: the allocator is the one that provides malloc, not any that answers dlsym.
+  def test_an_allocator_loaded_but_not_providing_malloc_is_not_taken_for_it
+    library = installed("tcmalloc").library_path
+    result = probe("glibc", before: %(require "fiddle"; Fiddle.dlopen(#{library.dump})\n))
+
+    assert_equal "glibc", result["source"]
+    assert_grew_by_the_buffer(result)
+  end
+
+  def test_without_the_extension_the_reason_extconf_recorded
+    with_wrapper_alone do |lib|
+      File.write(File.join(lib, "mallard/malloc_stats_ext.unavailable"),
+                 "dlsym(RTLD_DEFAULT, ...) is not available\n")
+
+      assert_equal ["nil", "nil", '"dlsym(RTLD_DEFAULT, ...) is not available"'], wrapper_answers(lib)
+    end
+  end
+
+  def test_without_the_extension_or_a_recorded_reason_it_says_how_to_build_it
+    with_wrapper_alone do |lib|
+      source, in_use, reason = wrapper_answers(lib)
+
+      assert_equal %w[nil nil], [source, in_use]
+      assert_match(%r{\A"mallard/malloc_stats_ext is not built \(cannot load such file .*\); build it with `rake},
+                   reason)
+    end
+  end
+
+  private
+
+  def installed(name)
+    allocator = CATALOG.fetch(name)
+    assert_predicate allocator, :available?, "#{name} must be installed for this test: #{allocator.unavailable_reason}"
+    allocator
+  end
+
+  def probe(name, before: "")
+    env = Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: nil).merge(installed(name).env)
+    out, err, status = Timeout.timeout(Processes::TEST_TIMEOUT) do
+      Open3.capture3(env, Gem.ruby, "-I", LIB, "-e", before + PROBE)
+    end
+    assert_predicate status, :success?, err
+    parse(out)
+  end
+
+  def parse(out)
+    fields = out.lines.first.scan(/(\w+)=(\S+)/).to_h
+    %w[before after objects].each { |key| fields[key] = fields.fetch(key) == "nil" ? nil : Integer(fields[key]) }
+    fields.merge("reason" => out[/^reason=(.*)$/, 1].then { |text| text == "nil" ? nil : text.undump })
+  end
+
+  def assert_grew_by_the_buffer(result)
+    grown = result["after"] - result["before"]
+
+    assert_in_delta BUFFER, grown, BUFFER * 0.1, "in_use #{result['before']} -> #{result['after']}"
+  end
+
+  # The wrapper copied into a lib directory of its own, with no extension beside it.
+  def with_wrapper_alone
+    Dir.mktmpdir do |lib|
+      FileUtils.mkdir_p(File.join(lib, "mallard/agent"))
+      FileUtils.cp(File.join(LIB, "mallard/agent/malloc_stats.rb"), File.join(lib, "mallard/agent"))
+      yield lib
+    end
+  end
+
+  # [source, in_use, unavailable_reason], each inspected; stderr must stay empty (the caller reports).
+  def wrapper_answers(lib)
+    code = 'require "mallard/agent/malloc_stats"; s = Mallard::Agent::MallocStats; ' \
+           "puts [s.source, s.in_use, s.unavailable_reason].map(&:inspect)"
+    out, err, status = Open3.capture3({ "RUBYOPT" => nil, "RUBYLIB" => nil }, Gem.ruby, "--disable-gems",
+                                      "-I", lib, "-e", code)
+
+    assert_predicate status, :success?, err
+    assert_empty err
+    out.lines(chomp: true)
+  end
+end
