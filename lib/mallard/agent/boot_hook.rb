@@ -26,7 +26,15 @@ module Mallard
       START = 3
       FINISH = START + BootReading::FIELDS.size
 
-      def initialize(reading:, output:)
+      # Allocation tracing names the Ruby file whose code made each object. The objects a file's loading makes
+      # inside the C require (its string literals, its classes from a C extension's Init) have no Ruby frame of
+      # their own and would all be named after the hook's file; in the objects pass each require is therefore
+      # called from a one-line loader compiled under the pseudo file LOADER + the required name, and
+      # Analysis::RetainedByFile gives those objects to the file that name loaded.
+      LOADER = "mallard-require:"
+
+      def initialize(reading:, output:, traced: false)
+        @traced = traced
         @reading = reading
         @output = output
         @frames = []
@@ -40,17 +48,22 @@ module Mallard
         hook = self
         name = Kernel.private_method_defined?(:gem_original_require) ? :gem_original_require : :require
         original = Kernel.instance_method(name)
-        Kernel.send(:define_method, name) { |path| hook.measure(path) { original.bind_call(self, path) } }
+        Kernel.send(:define_method, name) { |path| hook.measure(path) { hook.load(original, self, path) } }
         Kernel.send(:private, name)
         Kernel.send(:define_method, :require_relative) do |path|
           absolute = hook.relative_to_caller(path, caller_locations(1, 1).first)
-          hook.measure(absolute) { original.bind_call(self, absolute) }
+          hook.measure(absolute) { hook.load(original, self, absolute) }
         end
         Kernel.send(:private, :require_relative)
       end
 
       # Objects the hook has allocated so far.
       attr_reader :own
+
+      # The boot is over: what the probe itself requires after it (objspace) is not the app's.
+      def stop
+        @thread = nil
+      end
 
       # Only the main thread's requires are nested into the tree: another thread's would interleave with them.
       # The block is yielded to, never captured: a captured block is one more object per require.
@@ -70,6 +83,16 @@ module Mallard
         ensure
           close_frame(name, frame, loaded, failure)
         end
+      end
+
+      # The C require, called from a loader named after the path when tracing (see LOADER).
+      def load(original, receiver, path)
+        return original.bind_call(receiver, path) unless @traced
+
+        # rubocop:disable Security/Eval -- compiled under a file name of our choosing, from no outside text
+        loader = eval("->(o, r, p) { o.bind_call(r, p) }", TOPLEVEL_BINDING, "#{LOADER}#{path}")
+        # rubocop:enable Security/Eval
+        loader.call(original, receiver, path)
       end
 
       # require_relative resolves against the real path of the file that called it.

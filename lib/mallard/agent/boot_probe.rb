@@ -23,7 +23,7 @@ module Mallard
         @objects_pass = env["MALLARD_BOOT_REPEAT"] == "objects"
         @reading = BootReading.new
         @output = BootOutput.new(env.fetch("MALLARD_BOOT_OUT"), repeat: repeat)
-        @hook = BootHook.new(reading: @reading, output: @output)
+        @hook = BootHook.new(reading: @reading, output: @output, traced: @objects_pass)
       end
 
       def run
@@ -31,6 +31,7 @@ module Mallard
         @output.write("start", start_fields(baseline))
         @hook.install
         boot
+        @hook.stop
         finish
         retained&.write(@output)
         workers = @env["MALLARD_BOOT_WORKERS"].to_i
@@ -59,7 +60,7 @@ module Mallard
         { "pid" => Process.pid, "reading" => reading, "mode" => @env["MALLARD_BOOT_MODE"],
           "probe_bytes" => reading[1] - (MALLARD_PROBE_START_PAGES * @reading.page_size),
           "ruby" => RUBY_DESCRIPTION, "malloc" => MallocStats.source, "malloc_note" => MallocStats.unavailable_reason,
-          "heap_pools" => GC.respond_to?(:stat_heap) ? GC.stat_heap.size : 1 }
+          "heap_pools" => GC.respond_to?(:stat_heap) ? GC.stat_heap.size : 1, "loader" => BootHook::LOADER }
       end
 
       def boot

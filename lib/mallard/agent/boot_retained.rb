@@ -9,13 +9,18 @@ module Mallard
     # per object and roughly doubles the boot's time, so this pass's memory readings are never used: the
     # memory repeats run without it.
     class BootRetained
+      # The probe's own objects (its output, its frames) are not the app's.
+      OWN_FILES = File.join(__dir__, "")
+
       def initialize
         ObjectSpace.trace_object_allocations_start
       end
 
-      # Live objects and their memsize_of, by the Ruby file that allocated them ("" when none did: objects
-      # made before the boot, or by C code with no Ruby caller). Internal objects (instruction sequences,
-      # method entries) are not yielded by each_object: memsize_of_all minus this total is theirs.
+      # Objects allocated during the boot and alive after it, and their memsize_of, by the Ruby file that
+      # allocated them. Objects without a file were made before tracing began (Ruby's own start) or are the
+      # tracer's own tables (whose memsize_of is megabytes): neither is the boot's, so they are left out, as
+      # are the probe's own.
+      # Internal objects (instruction sequences, method entries) are not yielded by each_object.
       # The GC runs while tracing is still on, so the entries of the objects it frees are dropped; tracing stops
       # before the walk, so the walk's own strings are not traced.
       def write(output)
@@ -23,7 +28,10 @@ module Mallard
         ObjectSpace.trace_object_allocations_stop
         files = Hash.new { |hash, file| hash[file] = [0, 0] }
         ObjectSpace.each_object do |object|
-          entry = files[ObjectSpace.allocation_sourcefile(object) || ""]
+          file = ObjectSpace.allocation_sourcefile(object)
+          next if file.nil? || file.start_with?(OWN_FILES)
+
+          entry = files[file]
           entry[0] += 1
           entry[1] += ObjectSpace.memsize_of(object)
         end

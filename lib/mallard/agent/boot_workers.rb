@@ -51,7 +51,7 @@ module Mallard
         deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + READY_TIMEOUT
         while received < @count
           left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
-          return false unless left.positive? && pipe.wait_readable(left)
+          return false unless left.positive? && IO.select([pipe], nil, nil, left)
 
           received += pipe.readpartial(64).size
         end

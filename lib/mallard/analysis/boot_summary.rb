@@ -26,11 +26,11 @@ module Mallard
       def call(run)
         repeats = run.complete_repeats
         trees = repeats.map { |repeat| BootTree.new(repeat) }
-        retained = run.objects&.retained
+        pass = run.objects&.retained && run.objects
         Summary::Boot.new(
           kind: "boot", schema_version: Run::Directory::SCHEMA_VERSION, **status(run, repeats), **about(run, repeats),
-          repeats: repeats.size, cutoff_kb: cutoff_kb(run), method: METHOD, objects_pass: !retained.nil?,
-          failures: failures(run), target: run.target, **figures(trees, repeats, retained, cutoff_kb(run))
+          repeats: repeats.size, cutoff_kb: cutoff_kb(run), method: METHOD, objects_pass: !pass.nil?,
+          failures: failures(run), target: run.target, **figures(trees, repeats, pass, cutoff_kb(run))
         )
       end
 
@@ -47,10 +47,10 @@ module Mallard
         run.options.fetch("cutoff_mb", 0.3).to_f * 1024
       end
 
-      def figures(trees, repeats, retained, cutoff)
+      def figures(trees, repeats, pass, cutoff)
         return { tree: [], gems: [] } if trees.empty?
 
-        files = RetainedByFile.new(retained, trees.first.owners)
+        files = RetainedByFile.new(pass, trees.first.owners)
         { total: BootFigures.total(trees, repeats, files), tree: BootFigures.tree(trees, files, cutoff),
           gems: BootFigures.gems(trees, files), fork: BootFigures.fork(repeats) }
       end

@@ -6,13 +6,9 @@ module Mallard
     # file whose code allocated them; summed per tree node (a node's own file) and per gem. Empty when the pass
     # did not run: every figure is then nil, not zero.
     class RetainedByFile
-      # Objects with no Ruby file were made before the boot (Ruby's own start, the probe) or by C code with no
-      # Ruby caller: they are Ruby's.
-      NO_FILE = ""
-
-      # @param files [Hash{String => Array(Integer, Integer)}, nil] file => [objects, bytes]
-      def initialize(files, owners)
-        @files = files
+      # @param pass [Run::BootRepeat, nil] the objects pass, whose retained is { file => [objects, bytes] }
+      def initialize(pass, owners)
+        @files = pass&.retained && loaded_files(pass)
         @owners = owners
       end
 
@@ -30,7 +26,7 @@ module Mallard
         return {} unless @files
 
         @files.each_with_object(Hash.new { |hash, owner| hash[owner] = [0, 0] }) do |(path, (objects, bytes)), sums|
-          sum = sums[path == NO_FILE ? FileOwners::RUBY : @owners.owner(path)]
+          sum = sums[@owners.owner(path)]
           sum[0] += objects
           sum[1] += bytes
         end
@@ -40,6 +36,19 @@ module Mallard
         return unless @files
 
         @files.values.transpose.map(&:sum)
+      end
+
+      private
+
+      # What a file's loading made inside the C require is filed under the loader named after the required name:
+      # it goes to the file that name loaded (a require of a file already loaded makes next to nothing).
+      def loaded_files(pass)
+        loaded = pass.requires.select(&:loaded).to_h { |record| ["#{pass.loader}#{record.name}", record.file] }
+        pass.retained.each_with_object(Hash.new { |hash, file| hash[file] = [0, 0] }) do |(file, (objects, bytes)), sums|
+          sum = sums[pass.loader && file.start_with?(pass.loader) ? loaded.fetch(file, file) : file]
+          sum[0] += objects
+          sum[1] += bytes
+        end
       end
     end
   end

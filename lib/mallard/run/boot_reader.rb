@@ -40,7 +40,7 @@ module Mallard
 
       def start_fields(start)
         { pid: start["pid"], mode: start["mode"], ruby: start["ruby"], malloc: start["malloc"],
-          malloc_note: start["malloc_note"], probe_bytes: start["probe_bytes"],
+          malloc_note: start["malloc_note"], probe_bytes: start["probe_bytes"], loader: start["loader"],
           start: BootReading.from_a(start["reading"]) }
       end
 
