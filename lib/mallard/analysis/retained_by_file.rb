@@ -44,8 +44,9 @@ module Mallard
       # it goes to the file that name loaded (a require of a file already loaded makes next to nothing).
       def loaded_files(pass)
         loaded = pass.requires.select(&:loaded).to_h { |record| ["#{pass.loader}#{record.name}", record.file] }
-        pass.retained.each_with_object(Hash.new { |hash, file| hash[file] = [0, 0] }) do |(file, (objects, bytes)), sums|
-          sum = sums[pass.loader && file.start_with?(pass.loader) ? loaded.fetch(file, file) : file]
+        sums = Hash.new { |hash, file| hash[file] = [0, 0] }
+        pass.retained.each_with_object(sums) do |(file, (objects, bytes)), sum_of|
+          sum = sum_of[pass.loader && file.start_with?(pass.loader) ? loaded.fetch(file, file) : file]
           sum[0] += objects
           sum[1] += bytes
         end
