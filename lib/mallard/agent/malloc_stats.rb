@@ -7,7 +7,9 @@ module Mallard
     # The bytes the C allocator has handed out and not yet freed, read inside the process by
     # mallard/malloc_stats_ext (ext/mallard_malloc_stats): jemalloc's stats.allocated, tcmalloc's
     # generic.current_allocated_bytes or glibc's mallinfo2, for whichever allocator the process really runs on
-    # (a preloaded one, or glibc's malloc). A reading costs a few microseconds and allocates nothing.
+    # (a preloaded one, or glibc's malloc). A reading allocates nothing and costs microseconds (jemalloc ~7,
+    # tcmalloc ~2), except glibc's: mallinfo2 walks every free chunk, so it grows with fragmentation, to
+    # milliseconds in a heap with ~100,000 free chunks (see ext/mallard_malloc_stats/malloc_stats.c).
     #
     # It runs inside the user's app, so this file loads only itself and the extension. It never raises and never
     # warns: where there is no reading, in_use is nil and unavailable_reason says why, for the caller to report.
