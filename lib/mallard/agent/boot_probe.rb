@@ -84,6 +84,7 @@ module Mallard
       def finish
         GC.start
         @output.write("end", "reading" => @reading.to_a, "hook_objects" => @hook.own, "gems" => gems,
+                             "malloc_stopped" => @reading.malloc_stopped,
                              "ruby_dirs" => ruby_dirs,
                              "app_dir" => Dir.pwd)
         require "objspace" # after the reading: its own cost is not the app's

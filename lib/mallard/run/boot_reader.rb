@@ -46,6 +46,7 @@ module Mallard
 
       def finish_fields(finish)
         { finish: BootReading.from_a(finish["reading"]), hook_objects: finish["hook_objects"],
+          malloc_stopped: finish["malloc_stopped"],
           gems: finish["gems"] || [], ruby_dirs: finish["ruby_dirs"] || [], app_dir: finish["app_dir"] }
       end
 

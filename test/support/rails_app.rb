@@ -1,0 +1,43 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require "tmpdir"
+
+# A real Rails application, generated once per test process by `rails new` from Debian's ruby-rails (Rails 6.1)
+# and bundled from the installed gems (`bundle install --local`: no network), as ../shared/TESTING.md describes.
+# Generating takes a few seconds, so every test shares the one app; it is removed when the process exits.
+module RailsApp
+  # What TESTING.md leaves out of the generated Gemfile: gems Debian does not package.
+  UNPACKAGED = %w[jbuilder web-console rack-mini-profiler byebug sass-rails turbolinks tzinfo-data].freeze
+  SKIPS = %w[--skip-bundle --skip-webpack-install --skip-javascript --skip-git --skip-test --skip-system-test
+             --skip-bootsnap --skip-spring --skip-listen --skip-action-cable --skip-sprockets].freeze
+
+  module_function
+
+  # @return [String] the app's directory
+  def path
+    @path ||= generate
+  end
+
+  # The environment for running the app's Ruby: none of the test runner's own bundler settings.
+  def clean_env
+    Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: nil)
+  end
+
+  def generate
+    root = Dir.mktmpdir("mallard-rails")
+    at_exit { FileUtils.remove_entry(root) }
+    app = File.join(root, "app")
+    run(root, "rails", "new", app, *SKIPS)
+    gemfile = File.join(app, "Gemfile")
+    File.write(gemfile, File.readlines(gemfile).reject { |line| UNPACKAGED.any? { |gem| line.include?(gem) } }.join)
+    run(app, "bundle", "install", "--local")
+    app
+  end
+
+  def run(dir, *command)
+    output, status = Open3.capture2e(clean_env, *command, chdir: dir)
+    raise "`#{command.join(' ')}` failed in #{dir} (is ruby-rails installed? bin/setup --test):\n#{output}" \
+      unless status.success?
+  end
+end
