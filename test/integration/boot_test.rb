@@ -86,6 +86,24 @@ class BootIntegrationTest < Minitest::Test
     refute File.exist?(File.join(@tmp, "run"))
   end
 
+  # The CI gate: the same app twice is no difference; a Gemfile change whose gem keeps 8 MiB more fails --fail-over.
+  def test_diff_of_two_boots_passes_the_same_app_and_fails_a_heavier_gem
+    heavier = File.join(@tmp, "heavier")
+    FileUtils.cp_r(BUNDLER_APP, heavier)
+    ballast = File.join(heavier, "gems/ballast/lib/ballast.rb")
+    File.write(ballast, File.read(ballast).sub("8 * 1024 * 1024", "16 * 1024 * 1024"))
+    a, a_again, b = [BUNDLER_APP, BUNDLER_APP, heavier].each_with_index.map { |app, index| boot_dir(app, index) }
+
+    out, err, status = mallard("diff", a, a_again, "--fail-over", "5")
+    assert_equal 0, status.exitstatus, err
+    assert_match(/total .* no detectable difference/, out)
+    out, err, status = mallard("diff", a, b, "--fail-over", "5", "--json")
+    assert_equal 1, status.exitstatus, out
+    assert_match(/worse than the 5% --fail-over allows/, err)
+    total = JSON.parse(out)["rows"].first
+    assert_in_delta 8 * 1024, total["b"] - total["a"], 1024
+  end
+
   def test_under_jemalloc_malloc_is_read_from_jemalloc_itself
     summary = boot_json(BUNDLER_APP, "--repeat", "2", "--no-objects", "--allocator", "jemalloc")
 
@@ -97,6 +115,13 @@ class BootIntegrationTest < Minitest::Test
 
   BUNDLER_BOOT = 'require "bundler/setup"; Bundler.require(:default, :production)'
   RAILS_BOOT = 'require "./config/environment"'
+
+  def boot_dir(app, index)
+    out_dir = File.join(@tmp, "diff-#{index}")
+    _out, err, status = mallard("boot", app, "--repeat", "3", "--no-objects", "--out", out_dir)
+    assert_equal 0, status.exitstatus, err
+    out_dir
+  end
 
   def boot_json(app, *args)
     out, err, status = mallard("boot", app, "--json", "--out", File.join(@tmp, "run-#{args.hash.abs}"), *args,

@@ -30,8 +30,13 @@ module Mallard
       MAX_BATCHES = 10
       SAMPLES_PER_BATCH = 3
       # +1: a rise is worse (memory, latency); -1: a fall is worse (throughput).
-      WORSE = { "steady_rss_kb" => 1, "steady_pss_kb" => 1, "peak_rss_kb" => 1, "rps" => -1, "p99_ms" => 1 }.freeze
-      METRICS = WORSE.keys.freeze
+      WORSE = { "steady_rss_kb" => 1, "steady_pss_kb" => 1, "peak_rss_kb" => 1, "rps" => -1, "p99_ms" => 1,
+                "boot_rss_kb" => 1 }.freeze
+      METRICS = (WORSE.keys - %w[boot_rss_kb]).freeze
+      # Two boot runs (`mallard boot`) are compared on their total, and on each gem's share.
+      BOOT_METRIC = "boot_rss_kb"
+      # A gem's row appears once it holds this much in either run: a % change of a few hundred KiB says little.
+      BOOT_GEM_FLOOR_KB = 1024
       # Where a soak's summary holds each metric.
       SOAK_FIGURES = { "steady_rss_kb" => %i[memory steady_rss_kb], "steady_pss_kb" => %i[memory steady_pss_kb],
                        "peak_rss_kb" => %i[memory peak_rss_kb], "rps" => %i[load rps],
@@ -86,13 +91,39 @@ module Mallard
           only_in_a: a_runs.keys - b_runs.keys, only_in_b: b_runs.keys - a_runs.keys }
       end
 
+      # @param before [Summary::Boot] A
+      # @param after [Summary::Boot] B
+      # @return [Hash] { kind:, metric:, method:, rows: [the total, then each gem of 1 MiB or more in both],
+      #   only_in_a:, only_in_b: (gems) }
+      def boots(before, after)
+        a_gems = before.gems.to_h { |gem| [gem.name, gem] }
+        b_gems = after.gems.to_h { |gem| [gem.name, gem] }
+        shared = (a_gems.keys & b_gems.keys).select { |name| boot_gem_shown?(a_gems[name], b_gems[name]) }
+        rows = [boot_row("total", before.total, after.total),
+                *shared.map { |name| boot_row("gem #{name}", a_gems[name], b_gems[name]) }]
+        { kind: "boot", metric: BOOT_METRIC, method: "Welch's t on the logs of the repeats' figures",
+          rows: judged(rows, BOOT_METRIC), only_in_a: a_gems.keys - b_gems.keys, only_in_b: b_gems.keys - a_gems.keys }
+      end
+
+      def boot_gem_shown?(*gems)
+        gems.any? { |gem| gem.rss_kb >= BOOT_GEM_FLOOR_KB }
+      end
+
+      # @param before [Summary::BootTotal, Summary::BootGem] its median rss_kb and the repeats' values
+      def boot_row(name, before, after)
+        { name: name, a: before.rss_kb, b: after.rss_kb, repeats: [before.values.size, after.values.size] }
+          .merge(change(before.values, after.values))
+      end
+
       # The --fail-over rule: fail when, for some row, the change is worse than threshold_pct with 95%
       # confidence — its whole interval lies beyond the threshold, up for memory and latency, down for req/s.
       # A change without an interval never fails: one figure per run cannot tell a regression from noise.
       # @return [Hash] { threshold_pct:, failed:, reason: (one line, nil unless failed) }
       def fail_over(result, threshold_pct)
         direction = WORSE.fetch(result[:metric])
-        failing = result[:rows].select { |row| row[:ci]&.map { |bound| direction * bound }&.min.to_f > threshold_pct }
+        # A boot is gated on its total: a small gem's share can move by many % and matter little.
+        rows = result[:kind] == "boot" ? result[:rows].first(1) : result[:rows]
+        failing = rows.select { |row| row[:ci]&.map { |bound| direction * bound }&.min.to_f > threshold_pct }
         worst = failing.max_by { |row| direction * row[:pct] }
         { threshold_pct: threshold_pct, failed: !worst.nil?,
           reason: worst && failure_reason(result, worst, failing.size - 1, threshold_pct) }
@@ -152,7 +183,8 @@ module Mallard
                change, threshold_pct, more)
       end
 
-      private_class_method :batched, :too_few, :change, :judged, :measured, :column, :failure_reason
+      private_class_method :boot_gem_shown?, :boot_row, :batched, :too_few, :change, :judged, :measured, :column,
+                           :failure_reason
     end
   end
 end

@@ -8,7 +8,8 @@ module Mallard
         Usage: mallard diff [options] RUN_A RUN_B
 
         Before (A) and after (B): how a metric changed between two soaks, or between two comparisons
-        (per configuration in both), as a % change with its 95% interval.
+        (per configuration in both), or two boots (`mallard boot`: the total RSS after the boot, and each
+        gem of 1 MiB or more), as a % change with its 95% interval. A boot is gated on its total.
         Metrics: #{Analysis::RunDiff::METRICS.join(', ')}
         (default: steady memory — summed PSS when a run had several processes, else RSS).
 
@@ -64,16 +65,29 @@ module Mallard
       # A run and its summary, as the diff sees it.
       Side = Struct.new(:run) do
         def compare? = run.is_a?(Run::CompareRun)
-        def kind = compare? ? "compare" : "soak"
-        def summary = @summary ||= compare? ? Analysis::CompareSummary.for(run) : Analysis::SoakSummary.for(run)
+        def boot? = run.is_a?(Run::BootRun)
+
+        def kind
+          return "compare" if compare?
+
+          boot? ? "boot" : "soak"
+        end
+
+        def summary
+          @summary ||= case kind
+                       when "compare" then Analysis::CompareSummary.for(run)
+                       when "boot" then Analysis::BootSummary.call(run)
+                       else Analysis::SoakSummary.for(run)
+                       end
+        end
       end
 
       def check_kinds(before, after)
-        kinds = [before, after].map { |run| run.is_a?(Run::CompareRun) ? "compare" : "soak" }
+        kinds = [before, after].map { |run| Side.new(run).kind }
         return if kinds.uniq.size == 1
 
         raise UsageError, "diff: #{before.path} is a #{kinds[0]} run and #{after.path} a #{kinds[1]} run; " \
-                          "diff two soaks or two comparisons"
+                          "diff two soaks, two comparisons or two boots"
       end
 
       # A failed measurement has no figures to hold against anything: --fail-over must never pass on one.
@@ -86,12 +100,18 @@ module Mallard
       end
 
       def diff(before, after)
+        return finish_diff(Analysis::RunDiff.boots(before.summary, after.summary), before, after) if before.boot?
+
         metric = @cli[:metric] || Analysis::RunDiff.default_metric(before.kind, before.summary, after.summary)
         result = if before.compare?
                    Analysis::RunDiff.compares(before.summary, after.summary, metric: metric)
                  else
                    Analysis::RunDiff.soaks(soak_side(before, metric), soak_side(after, metric), metric: metric)
                  end
+        finish_diff(result, before, after)
+      end
+
+      def finish_diff(result, before, after)
         result = result.merge(a: describe(before), b: describe(after))
         result[:fail_over] = Analysis::RunDiff.fail_over(result, @cli[:fail_over]) if @cli[:fail_over]
         Summary::Diff.from_h(result)
@@ -107,7 +127,7 @@ module Mallard
 
       def describe(side)
         { run_dir: Text.scrub(side.run.path), target: side.summary.target&.description, status: side.summary.status,
-          recomputed: !side.compare? && side.run.summary.nil? }
+          recomputed: side.kind == "soak" && side.run.summary.nil? }
       end
 
       def render(result)

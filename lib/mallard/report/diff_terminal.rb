@@ -9,7 +9,9 @@ module Mallard
       include Formatting
 
       NAMES = { "steady_rss_kb" => "steady RSS", "steady_pss_kb" => "steady PSS (summed over processes)",
-                "peak_rss_kb" => "peak RSS", "rps" => "req/s", "p99_ms" => "p99 latency" }.freeze
+                "peak_rss_kb" => "peak RSS", "rps" => "req/s", "p99_ms" => "p99 latency",
+                "boot_rss_kb" => "RSS after boot" }.freeze
+      FIRST_COLUMN = { "compare" => "configuration", "boot" => "boot" }.freeze
 
       # @param diff [Summary::Diff]
       def initialize(diff, color: Color::Plain.new)
@@ -34,7 +36,7 @@ module Mallard
       end
 
       def table
-        first = @diff.kind == "compare" ? "configuration" : "metric"
+        first = FIRST_COLUMN.fetch(@diff.kind, "metric")
         header = [first, "A", "B", "change", "95% CI", ""]
         rows = @diff.rows.map { |row| cells(row) }
         widths = header.each_index.map { |i| ([header] + rows).map { |cells| cells[i].to_s.length }.max }
