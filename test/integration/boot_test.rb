@@ -24,13 +24,14 @@ class BootIntegrationTest < Minitest::Test
   end
 
   def test_the_bundler_app_tree_holds_its_gems_and_adds_up_to_an_independent_reading
-    summary = boot_json(BUNDLER_APP, "--workers", "2")
+    summary = boot_json(BUNDLER_APP, "--workers", "2", "--objects")
     total = summary["total"]
 
     assert_within_pct independent_rss_kb(BUNDLER_APP, BUNDLER_BOOT), total["rss_kb"], 5
     assert_operator total["half_width_pct"], :<, 2
     assert_parts_add_up total
     assert_ballast summary
+    assert_operator node(summary["tree"], "ballast/words")["retained_objects"], :>=, 100_000, "its words live on"
     assert_fork_shares summary["fork"]
   end
 
@@ -38,7 +39,7 @@ class BootIntegrationTest < Minitest::Test
   # sees. ballast/table is autoloaded through that patch and requires ballast/words again: the patch's work is
   # its caller's, and the file loaded by require_relative allocated what it allocates alone, counted here.
   def test_a_gem_that_patches_require_is_not_charged_to_the_files_it_loads
-    summary = boot_json(BUNDLER_APP, "--repeat", "2", "--no-objects", "--cutoff", "0")
+    summary = boot_json(BUNDLER_APP, "--repeat", "2", "--cutoff", "0")
     words = node(summary["tree"], "ballast/words")
     table = node(summary["tree"], "ballast/table")
 
@@ -51,7 +52,7 @@ class BootIntegrationTest < Minitest::Test
 
   def test_a_rails_app_boots_whole_in_production_and_matches_its_own_boot
     app = RailsApp.path
-    summary = boot_json(app, "--repeat", "3", "--no-objects")
+    summary = boot_json(app, "--repeat", "3")
     total = summary["total"]
 
     assert_equal "rails", summary["mode"]
@@ -88,15 +89,13 @@ class BootIntegrationTest < Minitest::Test
 
   # The CI gate: the same app twice is no difference; a Gemfile change whose gem keeps 8 MiB more fails --fail-over.
   def test_diff_of_two_boots_passes_the_same_app_and_fails_a_heavier_gem
-    heavier = File.join(@tmp, "heavier")
-    FileUtils.cp_r(BUNDLER_APP, heavier)
-    ballast = File.join(heavier, "gems/ballast/lib/ballast.rb")
-    File.write(ballast, File.read(ballast).sub("8 * 1024 * 1024", "16 * 1024 * 1024"))
-    a, a_again, b = [BUNDLER_APP, BUNDLER_APP, heavier].each_with_index.map { |app, index| boot_dir(app, index) }
+    a, a_again, b = [BUNDLER_APP, BUNDLER_APP, heavier_app].each_with_index.map { |app, index| boot_dir(app, index) }
 
-    out, err, status = mallard("diff", a, a_again, "--fail-over", "5")
+    out, err, status = mallard("diff", a, a_again, "--fail-over", "5", "--json")
     assert_equal 0, status.exitstatus, err
-    assert_match(/total .* no detectable difference/, out)
+    same = JSON.parse(out)["rows"].first
+    refute same["significant"], "the same app twice: #{same}"
+    assert_includes %w[no_difference within_noise], same["finding"]
     out, err, status = mallard("diff", a, b, "--fail-over", "5", "--json")
     assert_equal 1, status.exitstatus, out
     assert_match(/worse than the 5% --fail-over allows/, err)
@@ -105,7 +104,7 @@ class BootIntegrationTest < Minitest::Test
   end
 
   def test_under_jemalloc_malloc_is_read_from_jemalloc_itself
-    summary = boot_json(BUNDLER_APP, "--repeat", "2", "--no-objects", "--allocator", "jemalloc")
+    summary = boot_json(BUNDLER_APP, "--repeat", "2", "--allocator", "jemalloc")
 
     assert_equal "jemalloc", summary["malloc"]
     assert_operator summary.dig("total", "parts", "malloc_kb"), :>, 8 * 1024, "ballast's 8 MiB string"
@@ -116,9 +115,18 @@ class BootIntegrationTest < Minitest::Test
   BUNDLER_BOOT = 'require "bundler/setup"; Bundler.require(:default, :production)'
   RAILS_BOOT = 'require "./config/environment"'
 
+  # The fixture app with ballast keeping 16 MiB instead of 8.
+  def heavier_app
+    heavier = File.join(@tmp, "heavier")
+    FileUtils.cp_r(BUNDLER_APP, heavier)
+    ballast = File.join(heavier, "gems/ballast/lib/ballast.rb")
+    File.write(ballast, File.read(ballast).sub("8 * 1024 * 1024", "16 * 1024 * 1024"))
+    heavier
+  end
+
   def boot_dir(app, index)
     out_dir = File.join(@tmp, "diff-#{index}")
-    _out, err, status = mallard("boot", app, "--repeat", "3", "--no-objects", "--out", out_dir)
+    _out, err, status = mallard("boot", app, "--repeat", "3", "--out", out_dir)
     assert_equal 0, status.exitstatus, err
     out_dir
   end

@@ -15,7 +15,8 @@ module Mallard
       def total(trees, repeats, retained)
         values = trees.map { |tree| tree.root.figures[:rss] / KIB }
         baseline = trees.map { |tree| tree.root.children.first.figures[:rss] / KIB }
-        Summary::BootTotal.new(**estimate(values), **retained_figures(retained.total), **whole_boot(trees, repeats),
+        Summary::BootTotal.new(**estimate(values).except(:uncertain), **retained_figures(retained.total),
+                               **whole_boot(trees, repeats),
                                half_width_pct: half_width_pct(values), baseline_kb: median(baseline),
                                growth_kb: median(values.zip(baseline).map { |total, base| total - base }),
                                parts: parts(trees.map(&:root), :figures))
@@ -99,8 +100,7 @@ module Mallard
 
       def node_estimate(nodes)
         values = nodes.map { |node| node.figures[:rss] / KIB }
-        { **estimate(values).except(:values), uncertain: uncertain?(values),
-                                              self_kb: median(nodes.map { |node| node.self_figures[:rss] / KIB }) }
+        estimate(values).except(:values).merge(self_kb: median(nodes.map { |node| node.self_figures[:rss] / KIB }))
       end
 
       # A node's retained objects: its own file's, and its children's (which include theirs).
@@ -126,7 +126,7 @@ module Mallard
         values = sums.map { |sum| sum[:rss] / KIB }
         objects, bytes = by_owner[owner]
         Summary::BootGem.new(name: owner, version: owners.version(owner), **estimate(values),
-                             uncertain: uncertain?(values), objects: median(sums.map { |sum| sum[:objects] })&.round,
+                             objects: median(sums.map { |sum| sum[:objects] })&.round,
                              retained_objects: by_owner.empty? ? nil : objects.to_i,
                              memsize_kb: by_owner.empty? ? nil : bytes.to_i / KIB,
                              files: sums.first[:files], parts: parts(sums, nil))
@@ -144,13 +144,10 @@ module Mallard
 
       PART_FIGURES = { file_kb: :file, anon_kb: :anon, heap_kb: :heap, malloc_kb: :malloc }.freeze
 
+      # The median, the interval, and whether the interval includes zero (nil without one: one repeat).
       def estimate(values)
-        { rss_kb: median(values), ci: Statistics.mean_ci(values), values: values }
-      end
-
-      def uncertain?(values)
-        ci = Statistics.mean_ci(values)
-        ci ? ci[0] <= 0 && ci[1] >= 0 : nil
+        bounds = Statistics.mean_ci(values)
+        { rss_kb: median(values), ci: bounds, values: values, uncertain: bounds && bounds[0] <= 0 && bounds[1] >= 0 }
       end
 
       def half_width_pct(values)

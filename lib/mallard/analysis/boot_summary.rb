@@ -25,13 +25,20 @@ module Mallard
       # @return [Summary::Boot]
       def call(run)
         repeats = run.complete_repeats
-        trees = repeats.map { |repeat| BootTree.new(repeat) }
+        trees = trees(repeats)
         pass = run.objects&.retained && run.objects
         Summary::Boot.new(
           kind: "boot", schema_version: Run::Directory::SCHEMA_VERSION, **status(run, repeats), **about(run, repeats),
           repeats: repeats.size, cutoff_kb: cutoff_kb(run), method: METHOD, objects_pass: !pass.nil?,
           failures: failures(run), target: run.target, **figures(trees, repeats, pass, cutoff_kb(run))
         )
+      end
+
+      # The repeats of one run loaded the same gems: one FileOwners answers for all.
+      def trees(repeats)
+        first = repeats.first
+        owners = first && FileOwners.new(gems: first.gems, ruby_dirs: first.ruby_dirs, app_dir: first.app_dir)
+        repeats.map { |repeat| BootTree.new(repeat, owners: owners) }
       end
 
       # What was booted, on what.

@@ -21,9 +21,10 @@ module Mallard
       attr_reader :root, :owners
 
       # @param repeat [Run::BootRepeat] complete
-      def initialize(repeat)
+      # @param owners [FileOwners] shared by the repeats of one run (they loaded the same gems), else the repeat's
+      def initialize(repeat, owners: nil)
         @repeat = repeat
-        @owners = FileOwners.new(gems: repeat.gems, ruby_dirs: repeat.ruby_dirs, app_dir: repeat.app_dir)
+        @owners = owners || FileOwners.new(gems: repeat.gems, ruby_dirs: repeat.ruby_dirs, app_dir: repeat.app_dir)
         @root = build
       end
 

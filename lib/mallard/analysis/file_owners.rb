@@ -18,17 +18,15 @@ module Mallard
         @entries = entries.map { |dir, name, version| [File.join(dir, ""), name, version] }
                           .sort_by { |dir, _, _| -dir.size }
         @versions = gems.to_h { |name, version, _| [name, version] }
+        @owner = {}
+        @display = {}
         @stems = gems.flat_map { |name, _, _| [[name, name], [name.tr("-", "/"), name]] }.uniq
                      .sort_by { |stem, _| -stem.size }
       end
 
       # @return [String] a gem's name, or "ruby", "app", "other"
       def owner(file)
-        dir, name, = entry(file)
-        return OTHER unless dir
-        return name unless name == RUBY
-
-        packaged_gem(file.delete_prefix(dir)) || RUBY
+        @owner.fetch(file) { @owner[file] = find_owner(file) }
       end
 
       def version(name) = @versions[name]
@@ -36,6 +34,21 @@ module Mallard
       # A required name as a person would write it: a path within its gem's require directory, or within the
       # app (./config/application.rb); a name given as a feature ("rails/all") stays as it was given.
       def display(name)
+        @display.fetch(name) { @display[name] = shorten(name) }
+      end
+
+      private
+
+      # Each repeat asks about the same few thousand files: answers are remembered.
+      def find_owner(file)
+        dir, name, = entry(file)
+        return OTHER unless dir
+        return name unless name == RUBY
+
+        packaged_gem(file.delete_prefix(dir)) || RUBY
+      end
+
+      def shorten(name)
         return name unless name.start_with?("/")
 
         dir, owner, = entry(name)
@@ -44,8 +57,6 @@ module Mallard
         relative = name.delete_prefix(dir)
         owner == APP ? "./#{relative}" : relative
       end
-
-      private
 
       # Debian installs some gems' files into vendor_ruby, away from the gem's own directory: a file there whose
       # path starts with a loaded gem's name ("mail/…" for mail, "rails/html/…" for rails-html-sanitizer) is that

@@ -67,6 +67,12 @@ module Mallard
         upper_t_quantile(dof, 1 - probability)
       end
 
+      # t_quantile for whole degrees of freedom, remembered: a boot's tree asks it for thousands of nodes with the
+      # same few repeats, and each answer costs a root-finding over the incomplete beta.
+      def whole_t_quantile(dof, probability)
+        (@whole_t_quantiles ||= {})[[dof, probability]] ||= t_quantile(dof, probability)
+      end
+
       # Percentile bootstrap of any statistic (the median without a block). Deterministic for a given Random.
       # @return [Array(Float, Float), nil] [low, high]
       def bootstrap_ci(values, level: 0.95, resamples: 2000, random: Random.new(1), &statistic)
@@ -88,7 +94,7 @@ module Mallard
         return if values.size < 2
 
         centre = mean(values)
-        half_width = t_quantile(values.size - 1, two_sided(level)) * stddev(values) / Math.sqrt(values.size)
+        half_width = whole_t_quantile(values.size - 1, two_sided(level)) * stddev(values) / Math.sqrt(values.size)
         [centre - half_width, centre + half_width]
       end
 

@@ -5,7 +5,7 @@ require "etc"
 module Mallard
   module Experiments
     # Boots the app --repeat times, each in a fresh Ruby (Agent::BootProbe), as many side by side as there are
-    # CPUs (memory is read per process, so neighbours do not disturb it), plus one objects pass with allocation
+    # CPUs (memory is read per process, so neighbours do not disturb it), plus (--objects) one pass with allocation
     # tracing; then summarises through the one boot reader, the path `mallard report` takes.
     #
     # A boot that raises stops the run at once (the next would raise too): the run fails with the app's error.
@@ -16,7 +16,7 @@ module Mallard
       Options = Struct.new(:repeat, :environment, :cutoff_mb, :workers, :allocator, :objects, :timeout, :parallel,
                            keyword_init: true) do
         def self.defaults
-          new(repeat: 5, environment: "production", cutoff_mb: 0.3, workers: 0, objects: true, timeout: 300,
+          new(repeat: 5, environment: "production", cutoff_mb: 0.3, workers: 0, objects: false, timeout: 300,
               parallel: Etc.nprocessors)
         end
       end
