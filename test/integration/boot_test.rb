@@ -79,6 +79,26 @@ class BootIntegrationTest < Minitest::Test
     assert_nothing_left
   end
 
+  # Ctrl-C mid-run: the repeats that finished are kept and summarised, the ones stopped are not called failures.
+  def test_sigint_keeps_the_finished_repeats_and_stops_the_rest
+    out_dir = File.join(@tmp, "run")
+    pid = Process.spawn({ "MALLARD_TEST_TAG" => @tag }, Gem.ruby, EXE, "boot", BUNDLER_APP, "--repeat", "60",
+                        "--out", out_dir, out: File::NULL, err: File::NULL)
+    samples = File.join(out_dir, "samples.jsonl")
+    wait_for(message: "no repeat finished") do
+      File.exist?(samples) && File.read(samples).scan('"type":"end"').size >= 2
+    end
+    Process.kill("INT", pid)
+    _, status = Process.wait2(pid)
+
+    assert_equal 130, status.exitstatus
+    summary = JSON.parse(File.read(File.join(out_dir, "summary.json")))
+    assert_equal %w[interrupted signal], summary.values_at("status", "cause")
+    assert_operator summary["repeats"], :>=, 2
+    assert_empty summary["failures"]
+    assert_nothing_left
+  end
+
   def test_a_directory_without_a_gemfile_is_refused_before_anything_starts
     _out, err, status = mallard("boot", @tmp, "--out", File.join(@tmp, "run"))
 

@@ -63,10 +63,12 @@ module Processes
   end
 
   # Tagged processes other than mallard's lifeline watchdog. The watchdog carries the tag too and lives a moment
-  # past mallard (it checks what mallard left); anything else still alive was left by mallard's own stop.
+  # past mallard (it checks what mallard left); anything else still alive was left by mallard's own stop. A
+  # process whose command line reads empty is already exiting (the watchdog, as it ends): not left.
   def processes_left_by_mallard(tag)
     processes_tagged(tag).reject do |pid|
-      File.binread("/proc/#{pid}/cmdline").include?("lifeline/watchdog.rb")
+      cmdline = File.binread("/proc/#{pid}/cmdline")
+      cmdline.empty? || cmdline.include?("lifeline/watchdog.rb")
     rescue SystemCallError
       true
     end

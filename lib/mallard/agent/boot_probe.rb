@@ -27,6 +27,7 @@ module Mallard
       end
 
       def run
+        stop_on_signals
         retained = tracing if @objects_pass
         @output.write("start", start_fields(baseline))
         @hook.install
@@ -70,8 +71,21 @@ module Mallard
           require "bundler/setup"
           Bundler.require(*[:default, @env["RACK_ENV"]&.to_sym].compact.uniq)
         end
-      rescue Exception => e # rubocop:disable Lint/RescueException -- any way the boot ends early is its failure
+      rescue Exception => e # rubocop:disable Lint/RescueException -- any other way the boot ends early is its failure
         failed(e)
+      end
+
+      # mallard stops its probes with TERM (a Ctrl-C, a timeout), which is not the app failing. The probe ends
+      # from the handler itself: raised inside a require, the signal's exception would unwind through RubyGems'
+      # ensure blocks, which replace it with an error of their own ("RUBYGEMS_ACTIVATION_MONITOR"). An app that
+      # installs its own handler during its boot takes the signal over.
+      def stop_on_signals
+        %w[TERM INT HUP].each do |name|
+          Signal.trap(name) do
+            @output.write("stopped", "signal" => "SIG#{name}")
+            exit!(1)
+          end
+        end
       end
 
       def failed(error)

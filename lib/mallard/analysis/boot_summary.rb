@@ -87,7 +87,7 @@ module Mallard
       end
 
       def failures(run)
-        run.repeats.reject(&:complete?).map do |repeat|
+        run.repeats.reject { |repeat| repeat.complete? || repeat.stopped? }.map do |repeat|
           failure = repeat.failure || {}
           reason = [failure["class"], failure["message"]].compact.join(": ")
           reason = "it ended before its boot did" if reason.empty?

@@ -51,10 +51,17 @@ module Mallard
         @reporter.begin_run(app: @app.describe, run_dir: @run_dir.path, repeats: @options.repeat,
                             objects: @options.objects, parallel: @options.parallel)
         run_all(jobs)
-        finish(@failed ? Run::Outcome.failed("boot_failed", @failed) : Run::Outcome.complete)
+        finish(ending)
       rescue SignalException => e
         stop_all
         finish(Run::Outcome.signalled(e))
+      end
+
+      # A signal that arrived while a probe was being started was only remembered (see #start).
+      def ending
+        return Run::Outcome.interrupted("signal", "mallard received #{Signals.received}") if Signals.received
+
+        @failed ? Run::Outcome.failed("boot_failed", @failed) : Run::Outcome.complete
       end
 
       def check_allocator
@@ -70,15 +77,26 @@ module Mallard
 
       def run_all(queue)
         queue = queue.dup
-        until (queue.empty? || @failed) && @running.empty?
-          start(queue.shift) while @running.size < @options.parallel && !queue.empty? && !@failed
+        until (queue.empty? || stopping?) && @running.empty?
+          start(queue.shift) while @running.size < @options.parallel && !queue.empty? && !stopping?
           sleep POLL
           @running.each { |job, (probe, started)| check(job, probe, started) }
           @running.select! { |_job, (probe, _started)| probe.alive? }
         end
       end
 
+      # A boot that failed, or a signal remembered while a probe was being started: start no more.
+      def stopping?
+        !@failed.nil? || !Signals.received.nil?
+      end
+
+      # Deferred: a signal between the spawn and the probe's entry in @running would leave that probe unstopped.
       def start(job)
+        Signals.deferred { start_probe(job) }
+        stop_all if Signals.received
+      end
+
+      def start_probe(job)
         env = @app.env(@allocator).merge("MALLARD_BOOT_OUT" => @run_dir.file("samples.jsonl"),
                                          "MALLARD_BOOT_REPEAT" => job.to_s,
                                          "MALLARD_BOOT_WORKERS" => @options.workers.to_s)
@@ -94,7 +112,7 @@ module Mallard
           return unless Clock.monotonic - started > @options.timeout
 
           probe.stop
-          return ended(job, "did not finish its boot in #{@options.timeout} s (--timeout)", probe)
+          return ended(job, "did not finish its boot in #{@options.timeout} s (--timeout)", probe, timed_out: true)
         end
         probe.stop(grace: 1) # its forked workers, should any be left
         return @reporter.finished_repeat(job) if probe.status.success?
@@ -104,9 +122,9 @@ module Mallard
 
       # The probe writes a "failed" line itself when the app raised; this line says how the process ended, with
       # its last output, for a probe that could not (killed, crashed, timed out).
-      def ended(job, how, probe)
+      def ended(job, how, probe, timed_out: false)
         tail = probe.output_tail(5).join(" | ")
-        @samples << { type: "exited", repeat: job, how: how, output: tail }
+        @samples << { type: "exited", repeat: job, how: how, output: tail, timed_out: timed_out }
         @failed ||= "repeat #{job} #{how}#{": #{tail}" unless tail.empty?}"
         @reporter.failed_repeat(job, how)
       end

@@ -24,9 +24,13 @@ module Mallard
         by_type = records.group_by { |record| record["type"] }.transform_values(&:first)
         requires = records.select { |record| record["type"] == "require" }.map { |record| require_record(record) }
         BootRepeat.new(repeat: number, **start_fields(by_type["start"] || {}), **finish_fields(by_type["end"] || {}),
-                       memsize: by_type["memsize"]&.fetch("bytes", nil), failure: failure(by_type),
-                       fork: by_type["fork"]&.slice("master", "workers"),
-                       retained: by_type["retained"]&.fetch("files", nil), requires: requires)
+                       failure: failure(by_type), requires: requires, **after_boot(by_type))
+      end
+
+      # What the probe wrote once the boot had ended (or been stopped).
+      def after_boot(by_type)
+        { memsize: by_type["memsize"]&.fetch("bytes", nil), stopped: by_type["stopped"]&.fetch("signal", nil),
+          fork: by_type["fork"]&.slice("master", "workers"), retained: by_type["retained"]&.fetch("files", nil) }
       end
 
       # The app's own error when it raised; else how mallard saw the probe end, if it ended before its boot did.
@@ -35,7 +39,8 @@ module Mallard
         return raised.slice("class", "message", "where") if raised
 
         exited = by_type["exited"]
-        exited && !by_type.key?("end") ? { "message" => [exited["how"], exited["output"]].compact.join(": ") } : nil
+        ended_early = exited && !by_type.key?("end") && (exited["timed_out"] || !by_type.key?("stopped"))
+        ended_early ? { "message" => [exited["how"], exited["output"]].compact.join(": ") } : nil
       end
 
       def start_fields(start)
@@ -56,7 +61,7 @@ module Mallard
                           start: BootReading.from_a(record["start"]), finish: BootReading.from_a(record["end"]))
       end
 
-      private_class_method :repeat, :failure, :start_fields, :finish_fields, :require_record
+      private_class_method :repeat, :after_boot, :failure, :start_fields, :finish_fields, :require_record
     end
   end
 end

@@ -25,15 +25,18 @@ module Mallard
 
     # One boot: the probe's start and end lines and the requires between. failure: { class, message, where }
     # when the app raised during its boot; fork: smaps_rollup of the master and its workers (--workers);
+    # stopped: the signal that stopped it mid-boot, when mallard did.
     # memsize: ObjectSpace.memsize_of_all after the boot, in bytes. malloc_stopped: why malloc was no longer read
     # per require (a reading too slow), nil when it was read throughout. The objects pass's retained:
     # { file => [objects, bytes] }, where a file named loader + a required name stands for the file that name
     # loaded (BootHook::LOADER).
     BootRepeat = Value.define(:repeat, :pid, :mode, :ruby, :malloc, :malloc_note, :probe_bytes, :hook_objects, :loader,
-                              :malloc_stopped,
+                              :malloc_stopped, :stopped,
                               :gems, :ruby_dirs, :app_dir, :memsize, :failure, :fork, :retained,
                               start: BootReading, finish: BootReading, requires: [RequireRecord]) do
       def complete? = !finish.nil? && failure.nil?
+      # Stopped by mallard (a signal, a timeout) before it finished: neither a measurement nor the app's failure.
+      def stopped? = !stopped.nil? && !complete?
       def objects_pass? = repeat == "objects"
     end
 
