@@ -21,8 +21,8 @@ class HtmlBrowserTest < Minitest::Test
   CHROMIUM = "/usr/bin/chromium"
   RUNS = File.expand_path("../fixtures/runs", __dir__)
   ARTIFACTS = File.expand_path("../artifacts", __dir__)
-  # memory, req/s, GC time, live slots, GC runs
-  CHARTS = { "soak-leaky" => 5, "soak-workers" => 5, "soak-interrupted" => 5, "compare" => 2 }.freeze
+  # memory, req/s, GC time, live slots, GC runs; a comparison's memory and req/s; a boot's parts and require tree
+  CHARTS = { "soak-leaky" => 5, "soak-workers" => 5, "soak-interrupted" => 5, "compare" => 2, "boot" => 2 }.freeze
   FLAGS = %w[--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
              --disable-component-update --disable-sync --hide-scrollbars].freeze
   TIMEOUT = 60
@@ -76,9 +76,12 @@ class HtmlBrowserTest < Minitest::Test
     page = File.join(ARTIFACTS, "html-#{name}.html")
     run = Mallard::Run::Reader.open(File.join(RUNS, name))
     analysis = Mallard::Analysis
-    if run.is_a?(Mallard::Run::CompareRun)
+    case run
+    when Mallard::Run::CompareRun
       Mallard::Report::Html.write(page, analysis::CompareSummary.for(run), meta: run.meta,
                                                                            soaks: analysis::CompareSummary.soaks(run))
+    when Mallard::Run::BootRun
+      Mallard::Report::Html.write(page, run.summary || analysis::BootSummary.call(run), meta: run.meta)
     else
       Mallard::Report::Html.write(page, analysis::SoakSummary.for(run), meta: run.meta)
     end

@@ -8,11 +8,14 @@ module Mallard
       BANNER = <<~TEXT
         Usage: mallard report [options] RUN_DIR
 
-        Shows a stored run again — a soak or a comparison, finished or interrupted — as the command
-        that made it did. A soak killed before it wrote summary.json is summarised from its raw
-        samples. Exit status: 0 shown, 64 bad usage, 66 not a mallard run (or a comparison without
-        its summary: its soak runs are listed, to report one by one).
+        Shows a stored run again — a soak, a comparison or a boot, finished or interrupted — as the
+        command that made it did. A soak or a boot killed before it wrote summary.json is summarised
+        from its raw samples. Exit status: 0 shown, 64 bad usage, 66 not a mallard run (or a
+        comparison without its summary: its soak runs are listed, to report one by one).
       TEXT
+
+      # The terminal view of each kind of summary; a soak's (a gc run's too) otherwise.
+      TERMINAL_VIEWS = { "compare" => Report::CompareTerminal, "boot" => Report::BootTerminal }.freeze
 
       def run(argv)
         path = parse(argv)
@@ -48,8 +51,14 @@ module Mallard
         end
       end
 
+      # The summary the run stored, as its command printed it; summarised again from the raw files only when it
+      # has none.
       def summary_of(run)
-        run.is_a?(Run::CompareRun) ? Analysis::CompareSummary.for(run) : Analysis::SoakSummary.for(run)
+        case run
+        when Run::CompareRun then Analysis::CompareSummary.for(run)
+        when Run::BootRun then run.summary || Analysis::BootSummary.call(run)
+        else Analysis::SoakSummary.for(run)
+        end
       end
 
       def soaks_of(run)
@@ -62,9 +71,17 @@ module Mallard
         if recomputed?(run)
           @err.puts "mallard: #{where} has no summary.json; summarised from its raw files#{ending(summary)}"
         end
-        return unless summary.respond_to?(:skipped_lines) && summary.skipped_lines.to_i.positive?
+        skipped = skipped_lines(run, summary)
+        return unless skipped.positive?
 
-        @err.puts "mallard: #{where}: #{summary.skipped_lines} damaged line(s) in its records were skipped"
+        @err.puts "mallard: #{where}: #{skipped} damaged line(s) in its records were skipped"
+      end
+
+      # A soak's summary counts the lines it skipped; a boot's records matter only when summarised from them.
+      def skipped_lines(run, summary)
+        return summary.skipped_lines.to_i if summary.respond_to?(:skipped_lines)
+
+        run.is_a?(Run::BootRun) && recomputed?(run) ? run.skipped.to_i : 0
       end
 
       # A boot failure or an interruption says what happened; only a run that never said how it ended is
@@ -77,14 +94,13 @@ module Mallard
         end
       end
 
-      def recomputed?(run) = run.is_a?(Run::SoakRun) && run.summary.nil?
+      def recomputed?(run) = (run.is_a?(Run::SoakRun) || run.is_a?(Run::BootRun)) && run.summary.nil?
 
       def render(summary)
         return Report::Json.new(summary).render(@out) if @cli[:json]
 
         color = Report::Color.for(@out, env: @env)
-        view = summary.kind == "compare" ? Report::CompareTerminal : Report::SoakTerminal
-        view.new(summary, color: color).render(@out)
+        TERMINAL_VIEWS.fetch(summary.kind, Report::SoakTerminal).new(summary, color: color).render(@out)
       end
     end
   end

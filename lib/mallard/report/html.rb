@@ -31,10 +31,21 @@ require_relative "html/compare_latency_view"
 require_relative "html/recommendation_view"
 require_relative "html/soak_page"
 require_relative "html/compare_page"
+require_relative "html/gem_colors"
+require_relative "html/icicle_layout"
+require_relative "html/icicle_chart"
+require_relative "html/parts_bar"
+require_relative "html/boot_cells"
+require_relative "html/boot_total_view"
+require_relative "html/boot_tree_table"
+require_relative "html/boot_gems_table"
+require_relative "html/boot_fork_view"
+require_relative "html/boot_method_view"
+require_relative "html/boot_page"
 
 module Mallard
   module Report
-    # A soak or a comparison as one self-contained HTML file: inline CSS and SVG, no scripts, nothing
+    # A soak, a comparison or a boot as one self-contained HTML file: inline CSS and SVG, no scripts, nothing
     # fetched, so it can be mailed, archived or opened offline. It formats the summary it is given, the
     # same one the terminal and JSON views print, and draws its series; it reads no run directory.
     class Html
@@ -44,15 +55,15 @@ module Mallard
         file
       end
 
-      # @param summary [Summary::Soak, Summary::Compare]
+      # @param summary [Summary::Soak, Summary::Compare, Summary::Boot]
       # @param meta [Run::Meta] the run's meta.json (an empty Run::Meta when there is none)
       # @param soaks [Hash{String=>Array<Summary::Soak>}] a comparison's soak summaries per configuration
       def initialize(summary, meta:, soaks: {})
         meta ||= Run::Meta.new
-        @page = if summary.kind == "compare"
-                  ComparePage.new(summary, meta: meta, soaks: soaks || {})
-                else
-                  SoakPage.new(summary, meta: meta)
+        @page = case summary.kind
+                when "compare" then ComparePage.new(summary, meta: meta, soaks: soaks || {})
+                when "boot" then BootPage.new(summary, meta: meta)
+                else SoakPage.new(summary, meta: meta)
                 end
       end
 

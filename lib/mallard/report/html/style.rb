@@ -32,6 +32,11 @@ module Mallard
           figure.chart { margin: 20px 0; background: #fff; border: 1px solid var(--rule); padding: 12px; }
           figure.chart figcaption { font-weight: 600; margin-bottom: 6px; }
           figure.chart svg { display: block; width: 100%; height: auto; }
+          .wide { overflow-x: auto; }
+          table.boot-tree, table.boot-gems { font-size: 0.85rem; }
+          table.boot-tree :is(th, td), table.boot-gems :is(th, td) { overflow-wrap: normal; padding-right: 8px; }
+          table.boot-tree tbody th, table.boot-gems tbody th { white-space: nowrap; }
+          td.num { text-align: right; white-space: nowrap; }
           details.table-view summary { cursor: pointer; color: var(--muted); }
           details.table-view table { font-size: 0.85rem; }
           footer { max-width: 980px; margin: 0 auto; padding: 0 24px 24px; color: var(--muted); font-size: 0.85rem; }

@@ -1,0 +1,86 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Report
+    class Html
+      # The whole boot: RSS after it with its interval and the repeats it is the median of, Ruby's own share and
+      # what the boot added, objects, and the parts the RSS splits into, drawn as one bar and tabled with what
+      # each part is.
+      class BootTotalView < View
+        include BootCells
+
+        # [member, name, what it is]
+        PARTS = [[:file_kb, "file-backed", "code and data mapped from files: forked workers share it"],
+                 [:heap_kb, "Ruby heap", "live slots × slot size"],
+                 [:malloc_kb, "malloc", "in use beyond Ruby's heap pages"],
+                 [:unexplained_kb, "unexplained", "what the others leave of the RSS: free slots, malloc's " \
+                                                  "free-but-held memory and bookkeeping, thread stacks, other " \
+                                                  "mappings"]].freeze
+
+        # @param summary [Summary::Boot] one with a total
+        def initialize(summary)
+          super()
+          @summary = summary
+          @total = summary.total
+          @parts = @total.parts
+        end
+
+        template <<~'ERB'
+          <%= Figures.new(rows) %>
+          <%- if @parts -%>
+          <%= PartsBar.new(@parts, rss_kb: @total.rss_kb).to_html %>
+          <table class="boot-parts">
+          <thead><tr><th scope="col">Part</th><th scope="col">MiB</th><th scope="col">What it is</th></tr></thead>
+          <tbody>
+          <%- PARTS.each do |member, name, what| -%>
+          <tr><th scope="row"><%= name %></th><td class="num"><%= part(member) %></td><td><%= about(member, what) %></td></tr>
+          <%- end -%>
+          <tr><th scope="row">anonymous in all</th><td class="num"><%= mebi(@parts.anon_kb) %></td>
+          <td>Ruby heap, malloc and unexplained: the memory a forked worker copies as it writes</td></tr>
+          </tbody>
+          </table>
+          <%- end -%>
+        ERB
+
+        private
+
+        def rows
+          [["RSS after the boot", "#{mib(@total.rss_kb)}#{interval}"], ["Repeats", repeats],
+           ["Ruby itself, before the first require", mib(@total.baseline_kb)],
+           ["What the boot added", mib(@total.growth_kb)],
+           ["Objects allocated during the boot", count(@total.objects)], ["Alive after the boot", retained],
+           ["ObjectSpace.memsize_of_all after the boot", mib(@total.memsize_kb)]]
+        end
+
+        def interval
+          return " (one repeat: no interval)" unless @total.ci
+
+          width = @total.half_width_pct && format("; ±%.1f%%", @total.half_width_pct)
+          " (95% interval #{span(@total.ci)} MiB#{width})"
+        end
+
+        def repeats
+          values = Array(@total.values).map { |kb| mebi(kb) }
+          values.empty? ? @summary.repeats.to_s : "#{@summary.repeats}: #{values.join(', ')} MiB"
+        end
+
+        def retained
+          return "not measured (the allocation-tracing pass did not run)" unless @summary.objects_pass
+
+          "#{count(@total.retained_objects)} objects, #{mib(@total.retained_kb)}"
+        end
+
+        def part(member)
+          @parts[member].nil? ? "not read" : mebi(@parts[member])
+        end
+
+        # malloc not read says why (the allocator gives no count, or reading it was too slow).
+        def about(member, what)
+          return what unless member == :malloc_kb && @parts.malloc_kb.nil?
+
+          "not read: #{@summary.malloc_note || 'the allocator gives no count'}; it is in unexplained"
+        end
+      end
+    end
+  end
+end
