@@ -67,6 +67,21 @@ class BootIntegrationTest < Minitest::Test
     assert_operator total.dig("parts", "malloc_kb"), :>, 1024
   end
 
+  # bootsnap resolves every require to a path and loads compiled code from its cache, inside its own
+  # Kernel#require: the tree still nests, and the total still matches the app's own boot.
+  def test_a_rails_app_booting_through_bootsnap_matches_its_own_boot
+    app = RailsApp.with_bootsnap(@tmp)
+    summary = boot_json(app, "--repeat", "3")
+    total = summary["total"]
+
+    assert_within_pct independent_rss_kb(app, RAILS_BOOT), total["rss_kb"], 5
+    assert_operator total["half_width_pct"], :<, 2
+    assert_parts_add_up total
+    environment = node(summary["tree"], "./config/environment")
+    assert_operator environment["children"].size, :>, 1
+    assert(summary["gems"].any? { |gem| gem["name"] == "bootsnap" })
+  end
+
   def test_an_app_that_raises_at_boot_fails_with_its_error_and_leaves_nothing_running
     app = File.join(@tmp, "broken")
     FileUtils.cp_r(BUNDLER_APP, app)
