@@ -63,7 +63,7 @@ class BootTreeTest < Minitest::Test
     beta = alpha.children.first
 
     assert_equal ["(boot)"], beta.also_required_by
-    assert_equal %w[alpha beta], [alpha.gem, beta.gem]
+    assert_equal %w[alpha beta], [alpha.owner, beta.owner]
   end
 
   def test_no_malloc_reading_leaves_malloc_unknown_not_zero

@@ -89,7 +89,7 @@ module Mallard
         children, hidden = merged_children(nodes, retained, cutoff_kb)
         objects, bytes = subtree_retained(retained.file(nodes.first.file), children + hidden)
         Summary::BootNode.new(
-          name: nodes.first.name, file: nodes.first.file, gem: nodes.first.gem, **node_estimate(nodes),
+          name: nodes.first.name, file: nodes.first.file, gem: nodes.first.owner, **node_estimate(nodes),
           objects: median(nodes.map { |node| node.figures[:objects] })&.round, retained_objects: objects,
           memsize_kb: bytes && (bytes / KIB), repeats: nodes.size,
           also_required_by: nodes.flat_map(&:also_required_by).uniq, parts: parts(nodes, :figures),
@@ -114,7 +114,7 @@ module Mallard
       def owner_sums(tree)
         sums = Hash.new { |hash, owner| hash[owner] = Hash.new(0) }
         tree.each_node do |node|
-          owner = node.gem || (node.name == BootTree::BASELINE ? FileOwners::RUBY : node.name)
+          owner = node.owner || (node.name == BootTree::BASELINE ? FileOwners::RUBY : node.name)
           node.self_figures.each { |figure, value| sums[owner][figure] = add(sums[owner][figure], value) }
           sums[owner][:files] += 1 if node.file
         end

@@ -15,7 +15,7 @@ module Mallard
       OUTSIDE = "(outside requires)"
       ROOT = "(boot)"
 
-      Node = Struct.new(:key, :name, :file, :gem, :figures, :self_figures, :children, :also_required_by,
+      Node = Struct.new(:key, :name, :file, :owner, :figures, :self_figures, :children, :also_required_by,
                         keyword_init: true)
 
       attr_reader :root, :owners
@@ -68,7 +68,7 @@ module Mallard
       end
 
       def node(key, name, file, figures)
-        Node.new(key: key, name: name, file: file, gem: file && @owners.owner(file), figures: figures,
+        Node.new(key: key, name: name, file: file, owner: file && @owners.owner(file), figures: figures,
                  children: [], also_required_by: [])
       end
 
