@@ -11,6 +11,7 @@ require_relative "agent/owner"
 require_relative "agent/middleware"
 require_relative "agent/job_middleware"
 require_relative "agent/sidekiq_hook"
+require_relative "agent/heap_dumper"
 
 module Mallard
   module Agent
@@ -18,11 +19,14 @@ module Mallard
 
     # Ruby 3.1+ routes every fork (Kernel#fork, Process.fork, IO.popen("-")) through Process._fork.
     # A thread does not survive fork, so each child (a Puma worker) restarts its own recorder and
-    # writes records under its own pid.
+    # writes records under its own pid. A heap dump's child (HeapDumper) records nothing: it only dumps.
     module ForkHook
       def _fork
         pid = super
-        Agent.recorder&.after_fork if pid.zero?
+        if pid.zero? && !HeapDumper.dumping?
+          Agent.recorder&.after_fork
+          HeapDumper.dumper&.after_fork
+        end
         pid
       end
     end
@@ -43,6 +47,7 @@ module Mallard
                                  owner: Owner.from_env(env), gc_timeline: gc_timeline(env, origin),
                                  jobs: env[SidekiqHook::VARIABLE] == "on")
         SidekiqHook.watch(env, @recorder)
+        HeapDumper.start(env, origin: origin)
         Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
         at_exit { @recorder.stop }
         @recorder.start

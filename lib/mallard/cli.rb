@@ -14,6 +14,7 @@ require_relative "cli/html_output"
 require_relative "cli/report"
 require_relative "cli/diff"
 require_relative "cli/boot"
+require_relative "cli/heap"
 
 module Mallard
   # The command line. #run returns an exit status and never calls exit, so tests and other
@@ -21,7 +22,7 @@ module Mallard
   class CLI
     COMMANDS = { "doctor" => CLI::Doctor, "boot" => CLI::Boot, "soak" => CLI::Soak, "gc" => CLI::Gc,
                  "compare" => CLI::Compare, "demo" => CLI::Demo, "report" => CLI::ReportCommand,
-                 "diff" => CLI::Diff }.freeze
+                 "diff" => CLI::Diff, "heap" => CLI::Heap }.freeze
     USAGE = <<~TEXT
       Usage: mallard COMMAND [options]
 
@@ -32,6 +33,8 @@ module Mallard
                                      memory over time under real load: leak or plateau, throughput, GC
         gc DIR | --url URL -- CMD | --script FILE
                                      the same run, GC first: pauses, causes, the live set, RUBY_GC_*
+        heap DIR | --url URL -- CMD | diff A B C
+                                     which allocation sites keep memory alive: three heap dumps, compared
         compare TARGET [--allocators LIST] [--repeat N]
                                      the same soak under each memory configuration: which to deploy
         demo                         compare on the bundled example app (about 3 minutes;

@@ -14,6 +14,7 @@ require_relative "boot_reading"
 require_relative "boot_output"
 require_relative "boot_hook"
 require_relative "boot_workers"
+require_relative "code_places"
 
 module Mallard
   module Agent
@@ -97,27 +98,10 @@ module Mallard
 
       def finish
         GC.start
-        @output.write("end", "reading" => @reading.to_a, "hook_objects" => @hook.own, "gems" => gems,
-                             "malloc_stopped" => @reading.malloc_stopped,
-                             "ruby_dirs" => ruby_dirs,
-                             "app_dir" => Dir.pwd)
+        @output.write("end", "reading" => @reading.to_a, "hook_objects" => @hook.own,
+                             "malloc_stopped" => @reading.malloc_stopped, **CodePlaces.to_h)
         require "objspace" # after the reading: its own cost is not the app's
         @output.write("memsize", "bytes" => ObjectSpace.memsize_of_all)
-      end
-
-      # Ruby's own library directories, and where the system puts libraries beside it (Debian's vendor_ruby).
-      def ruby_dirs
-        RbConfig::CONFIG.values_at("rubylibdir", "rubyarchdir", "vendordir", "vendorarchdir", "sitedir",
-                                   "sitearchdir").compact.uniq
-      end
-
-      # Where each loaded gem's files are, for the analysis to say which gem a file belongs to.
-      def gems
-        return [] unless defined?(Gem) && Gem.respond_to?(:loaded_specs)
-
-        Gem.loaded_specs.values.map do |spec|
-          [spec.name, spec.version.to_s, [spec.full_gem_path, *spec.full_require_paths].uniq]
-        end
       end
     end
   end

@@ -15,7 +15,8 @@ module Mallard
       TEXT
 
       # The terminal view of each kind of summary; a soak's (a gc run's too) otherwise.
-      TERMINAL_VIEWS = { "compare" => Report::CompareTerminal, "boot" => Report::BootTerminal }.freeze
+      TERMINAL_VIEWS = { "compare" => Report::CompareTerminal, "boot" => Report::BootTerminal,
+                         "heap" => Report::HeapTerminal }.freeze
 
       def run(argv)
         path = parse(argv)
@@ -57,6 +58,7 @@ module Mallard
         case run
         when Run::CompareRun then Analysis::CompareSummary.for(run)
         when Run::BootRun then run.summary || Analysis::BootSummary.call(run)
+        when Run::HeapRun then run.summary || Analysis::HeapSummary.call(run)
         else Analysis::SoakSummary.for(run)
         end
       end
@@ -94,7 +96,10 @@ module Mallard
         end
       end
 
-      def recomputed?(run) = (run.is_a?(Run::SoakRun) || run.is_a?(Run::BootRun)) && run.summary.nil?
+      # Runs whose summary mallard can compute again from their raw files.
+      RECOMPUTABLE = [Run::SoakRun, Run::BootRun, Run::HeapRun].freeze
+
+      def recomputed?(run) = RECOMPUTABLE.any? { |kind| run.is_a?(kind) } && run.summary.nil?
 
       def render(summary)
         return Report::Json.new(summary).render(@out) if @cli[:json]

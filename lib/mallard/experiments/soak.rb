@@ -19,9 +19,11 @@ module Mallard
       attr_reader :run_dir
 
       # @param command_line [Array<String>] mallard's own arguments, for meta.json
-      # @param command [String] "soak", or "gc" for `mallard gc`: the same run, shown GC first
+      # @param command [String] "soak", or "gc" for `mallard gc`: the same run, shown GC first; "heap" for
+      #   `mallard heap`, whose ticker (HeapDumps) asks the agent for dumps as the load runs
+      # @param ticker [#env, #tick, nil] more environment for the subject, and a call each sample tick
       def initialize(target:, options:, run_dir:, reporter:, catalog: Allocators::Catalog.default, command_line: [],
-                     command: "soak")
+                     command: "soak", ticker: nil)
         @target = target
         @options = options
         @run_dir = run_dir
@@ -29,6 +31,7 @@ module Mallard
         @catalog = catalog
         @command_line = command_line
         @command = command
+        @ticker = ticker
         @phases = Run::Phases.start
       end
 
@@ -100,6 +103,7 @@ module Mallard
         agent = { out: @run_dir.file("agent.jsonl"), t0: @t0, interval: @options.interval }
         Target::SubjectEnvironment.build(allocator_env: allocator ? allocator.env : {}, agent: agent,
                                          requires: allocator ? allocator.ruby_requires : [])
+                                  .merge(@ticker&.env || {})
       end
 
       # A configuration that did not take effect is an error, never a result. A script is "up" the
@@ -146,6 +150,7 @@ module Mallard
         while yield
           total = @sampler.sample(requests: @agent_log.requests)
           @reporter.sample(total) if total
+          @ticker&.tick(clock - @phases.load_started_t)
           next_tick += @options.interval
           sleep [next_tick - clock, 0].max
         end
@@ -170,7 +175,7 @@ module Mallard
           unsaved = [saved { write_meta }]
           run = Run::SoakReader.read(@run_dir).tap { |read| read.meta.phases = @phases }
           summary = Analysis::SoakSummary.call(run)
-          unsaved << saved { @run_dir.write_json("summary.json", summary) }
+          unsaved << saved { @run_dir.write_json(Run::SoakReader.summary_file(@command), summary) }
           not_saved(summary, unsaved.compact)
           @reporter.finished(summary)
           summary

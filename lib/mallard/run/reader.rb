@@ -7,7 +7,8 @@ module Mallard
     # Opens any run directory mallard wrote, live or stored, and hands it to the reader of its kind.
     module Reader
       # A gc run (`mallard gc`) is a soak shown GC first.
-      READERS = { "soak" => SoakReader, "gc" => SoakReader, "compare" => CompareReader, "boot" => BootReader }.freeze
+      READERS = { "soak" => SoakReader, "gc" => SoakReader, "compare" => CompareReader, "boot" => BootReader,
+                  "heap" => HeapReader }.freeze
 
       # A run written by a newer mallard may hold figures this one would misread.
       class NewerSchema < FailedMeasurement; end

@@ -8,17 +8,21 @@ module Mallard
     module SoakReader
       module_function
 
+      # A heap run (`mallard heap`) is a soak whose summary.json is the heap's: the soak's own summary is beside it.
+      def summary_file(command) = command == "heap" ? "soak_summary.json" : "summary.json"
+
       # @param directory [Directory]
       # @return [SoakRun]
       def read(directory)
         samples = JsonLines.read(directory.file("samples.jsonl"))
         agent = JsonLines.read(directory.file("agent.jsonl"))
         records = records(samples.records + agent.records)
-        SoakRun.new(path: directory.path, meta: Meta.from_h(directory.read_json("meta.json")) || Meta.new,
+        meta = Meta.from_h(directory.read_json("meta.json")) || Meta.new
+        SoakRun.new(path: directory.path, meta: meta,
                     totals: records["total"], processes: records["memory"], agent: records["agent"],
                     gc_events: records["gc"], gc_drops: records["gc_drop"], load: load_result(directory),
                     jobs: records["jobs"], workload: WorkloadEnding.from_h(directory.read_json("workload.json")),
-                    summary: Summary::Soak.from_h(directory.read_json("summary.json")),
+                    summary: Summary::Soak.from_h(directory.read_json(summary_file(meta.command))),
                     skipped: samples.skipped + agent.skipped)
       end
 

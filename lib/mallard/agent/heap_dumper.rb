@@ -1,0 +1,114 @@
+# frozen_string_literal: true
+
+require "json"
+require "objspace"
+require_relative "code_places"
+
+module Mallard
+  module Agent
+    # Heap dumps on mallard's request (`mallard heap`), when MALLARD_HEAP_DIR names the run's heap directory.
+    #
+    # Allocation tracing is on from the agent's start, so each object in a dump carries the file, line and GC
+    # generation that allocated it. A request is a file `request-N` that mallard writes into the directory; a
+    # thread of the agent sees it within POLL and forks: the child, a copy of the process at that instant, runs
+    # a GC and writes `heap-PID-N.json` (mode 0600: a dump holds the app's data) and then `heap-PID-N.done`
+    # (when the fork happened, the GC count then, how long the dump took), while the parent goes on serving.
+    # ObjectSpace.dump_all in the app itself would stop it for the whole dump (seconds for a big heap).
+    class HeapDumper
+      VARIABLE = "MALLARD_HEAP_DIR"
+      POLL = 0.1
+
+      class << self
+        # @return [HeapDumper, nil] started when env names a directory
+        def start(env, origin:)
+          dir = env[VARIABLE]
+          return if dir.nil? || dir.empty?
+
+          ObjectSpace.trace_object_allocations_start
+          @dumper = new(dir, origin: origin).start
+        end
+
+        attr_reader :dumper
+
+        # True in a dump child between fork and exit: ForkHook must not restart the recorder there.
+        attr_writer :dumping
+
+        def dumping? = @dumping == true
+      end
+
+      def initialize(dir, origin:)
+        @dir = dir
+        @origin = origin
+        @done = []
+      end
+
+      def start
+        @thread = Thread.new { run }
+        @thread.name = "mallard-heap"
+        @thread.report_on_exception = false
+        self
+      end
+
+      # A forked worker (Puma's) dumps its own heap: its thread is gone, and the parent's requests were the
+      # parent's.
+      def after_fork
+        @done = Dir.glob(File.join(@dir, "request-*")).map { |path| request_number(path) }
+        start
+      end
+
+      private
+
+      def run
+        loop do
+          sleep POLL
+          pending.each { |number| dump(number) }
+        end
+      rescue StandardError => e
+        warn "mallard agent: heap dumps stopped (#{e.class}: #{e.message})"
+      end
+
+      def pending
+        Dir.glob(File.join(@dir, "request-*")).map { |path| request_number(path) }.compact.sort - @done
+      end
+
+      def request_number(path)
+        Integer(File.basename(path).delete_prefix("request-"), exception: false)
+      end
+
+      # A minor GC just before the fork closes a generation: every object allocated after the fork has a newer
+      # one than every object in the dump, so the analysis can tell "allocated after dump A" exactly. It is the
+      # one pause the app sees (a minor GC: milliseconds).
+      def dump(number)
+        @done << number
+        GC.start(full_mark: false, immediate_sweep: false)
+        forked_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        generation = GC.count
+        HeapDumper.dumping = true
+        child = fork { write(number, forked_at, generation) }
+        HeapDumper.dumping = false
+        Process.detach(child)
+      end
+
+      # In the child: nothing but this thread runs here, and nothing of the app's at_exit.
+      def write(number, forked_at, generation)
+        base = File.join(@dir, "heap-#{Process.ppid}-#{number}")
+        GC.start
+        File.open("#{base}.json", File::WRONLY | File::CREAT | File::EXCL, 0o600) do |file|
+          ObjectSpace.dump_all(output: file)
+        end
+        marker(base, number, forked_at, generation)
+        exit!(0)
+      rescue StandardError => e
+        File.write("#{base}.failed", "#{e.class}: #{e.message}\n")
+        exit!(1)
+      end
+
+      def marker(base, number, forked_at, generation)
+        seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - forked_at
+        File.write("#{base}.done", JSON.generate("pid" => Process.ppid, "number" => number, "generation" => generation,
+                                                 "t" => (forked_at - @origin).round(3), "seconds" => seconds.round(3),
+                                                 "bytes" => File.size("#{base}.json"), **CodePlaces.to_h))
+      end
+    end
+  end
+end

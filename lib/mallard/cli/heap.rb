@@ -1,0 +1,88 @@
+# frozen_string_literal: true
+
+module Mallard
+  class CLI
+    # mallard heap TARGET (a soak with three heap dumps) | mallard heap diff A B C (dumps you have)
+    class Heap < Soak
+      BANNER = <<~TEXT.freeze
+        Usage: mallard heap [options] TARGET
+               mallard heap diff [--json] [--html FILE] DUMP_A DUMP_B DUMP_C
+
+        Which allocation sites keep memory alive. The first form soaks TARGET as `mallard soak` does, with
+        allocation tracing on in the app, and takes three heap dumps a quarter, half and three quarters into
+        the load, each from a forked copy of the app so that it keeps serving (it pauses only for a minor GC);
+        the second reads dumps you took yourself (ObjectSpace.dump_all, with trace_object_allocations_start
+        before the first). Either way: objects allocated between dump A and dump B that dump C still holds,
+        by allocation site (file:line and class), gem and class, sorted by retained bytes. Dumps are streamed
+        once, never held, and never shown: they hold the app's data, and are written mode 0600.
+        Exit status: as `mallard soak`; 65 when there are not three dumps with allocation info to compare.
+
+        #{MeasureOptions::TARGETS}
+      TEXT
+
+      def run(argv)
+        return diff(argv.drop(1)) if argv.first == "diff"
+
+        super
+      end
+
+      private
+
+      def command = "heap"
+
+      def banner = BANNER
+
+      def measure(target, run_dir, argv)
+        duration = @measure.soak.duration
+        raise UsageError, "heap: give --duration (the dumps are taken at its quarters), not --requests" unless duration
+
+        dumps = Experiments::HeapDumps.new(run_dir: run_dir, duration: duration, url: -> { target.url })
+        Experiments::Soak.new(target: target, options: @measure.soak, run_dir: run_dir, reporter: reporter,
+                              command_line: [command, *argv], command: command, ticker: dumps).call
+        dumps.finish
+        heap_summary(run_dir, dumps)
+      rescue UsageError
+        run_dir.discard
+        raise
+      end
+
+      def heap_summary(run_dir, dumps)
+        summary = Analysis::HeapSummary.call(Run::HeapReader.read(run_dir), latency: dumps.latency)
+        run_dir.write_json("summary.json", summary)
+        summary
+      end
+
+      def render(summary)
+        return Report::Json.new(summary).render(@out) if @cli[:json]
+
+        Report::HeapTerminal.new(summary, color: Report::Color.for(@out, env: @env)).render(@out)
+      end
+
+      # Three dumps the user has: nothing is started, no run directory is made.
+      def diff(argv)
+        paths = diff_parser.parse(argv)
+        return 0 if help_printed?
+        raise UsageError, "heap diff: give three dumps, A B C, in the order they were taken" unless paths.size == 3
+
+        HtmlOutput.check!(@cli[:html])
+        figures = Analysis::HeapRetention.call(Run::HeapDumps.new(paths))
+        summary = Summary::Heap.from_h(kind: "heap", schema_version: Run::Directory::SCHEMA_VERSION,
+                                       status: "complete", **figures)
+        render(summary)
+        HtmlOutput.write(@cli[:html], @err, summary: summary, meta: Run::Meta.new)
+        0
+      rescue OptionParser::ParseError => e
+        raise UsageError, "heap diff: #{e.message} (see `mallard heap --help`)"
+      end
+
+      def diff_parser
+        Parser.new do |opts|
+          opts.banner = BANNER
+          opts.on("--json", "print the summary as JSON") { @cli[:json] = true }
+          HtmlOutput.define(opts, @cli)
+          opts.on("-h", "--help", "show this help") { @cli[:help] = opts.help }
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,25 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Run
+    # The dumps of one three-dump analysis, in the order they were taken: the analysis asks for each scan
+    # (HeapDump.scan) as it needs it, with the window it has worked out from the earlier ones.
+    class HeapDumps
+      attr_reader :paths
+
+      # @raise [NotFound] when a path is not a readable file
+      def initialize(paths)
+        @paths = paths
+        missing = paths.find { |path| !File.file?(path) || !File.readable?(path) }
+        raise NotFound, "no readable heap dump at #{missing}" if missing
+      end
+
+      def size = @paths.size
+
+      # @return [HeapDump::Scan]
+      def scan(index, window: nil)
+        HeapDump.scan(@paths.fetch(index), window: window)
+      end
+    end
+  end
+end

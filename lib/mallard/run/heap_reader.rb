@@ -1,0 +1,52 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Run
+    # A dump the agent wrote during `mallard heap`: its process, its number (1, 2, 3: A, B, C), the file, and its
+    # marker — when the fork happened (seconds into the run), the GC count after the GC that closed its generation,
+    # how long writing it took, and where that process's code lives (Agent::CodePlaces).
+    HeapDumpFile = Struct.new(:pid, :number, :path, :generation, :t, :seconds, :bytes, :places, keyword_init: true)
+
+    # A heap run: the soak that ran (SoakReader: its summary in soak_summary.json), the dumps its agent wrote under
+    # heap/, and the heap summary (summary.json), nil until the analysis has run.
+    HeapRun = Struct.new(:path, :soak, :dumps, :failures, :summary, keyword_init: true) do
+      def meta = soak.meta
+
+      # The dumps of the process that wrote all three, A B C in order (with Puma workers, the first such process).
+      def complete_dumps
+        dumps.group_by(&:pid).values.map { |mine| mine.sort_by(&:number) }.find { |mine| mine.size >= 3 } || []
+      end
+    end
+
+    # The one reader of a heap run's directory.
+    module HeapReader
+      # Where the agent writes the dumps, inside the run directory.
+      DIRECTORY = "heap"
+
+      module_function
+
+      # @param directory [Directory]
+      # @return [HeapRun]
+      def read(directory)
+        heap = directory.file(DIRECTORY)
+        HeapRun.new(path: directory.path, soak: SoakReader.read(directory), dumps: dumps(heap),
+                    failures: Dir.glob(File.join(heap, "*.failed")).map { |path| File.read(path).strip },
+                    summary: Summary::Heap.from_h(directory.read_json("summary.json")))
+      end
+
+      def dumps(heap)
+        Dir.glob(File.join(heap, "heap-*.done")).filter_map do |marker|
+          done = JSON.parse(File.read(marker))
+          path = marker.sub(/\.done\z/, ".json")
+          HeapDumpFile.new(pid: done["pid"], number: done["number"], path: path, generation: done["generation"],
+                           t: done["t"], seconds: done["seconds"], bytes: done["bytes"],
+                           places: done.slice("gems", "ruby_dirs", "app_dir"))
+        rescue JSON::ParserError, SystemCallError
+          nil
+        end
+      end
+
+      private_class_method :dumps
+    end
+  end
+end
