@@ -74,7 +74,8 @@ module Mallard
         own = last.sites.select { |(file, _, _), _| file&.start_with?(OWN_CODE) }
         sites = last.sites.except(*own.keys).map do |(file, line, klass), (count, bytes)|
           { site: file ? "#{file}:#{line}" : "(no file)", file: file, line: line,
-            class: last.classes.fetch(klass, klass), gem: file ? owners.owner(file) : FileOwners::OTHER, count: count, bytes: bytes }
+            class: last.classes.fetch(klass, klass), gem: file ? owners.owner(file) : FileOwners::OTHER,
+            count: count, bytes: bytes }
         end
         sites.sort_by { |site| [-site[:bytes], site[:site]] }
       end

@@ -41,22 +41,24 @@ module Mallard
       def retained_line
         window = @summary.window || {}
         format("%s objects, %s, allocated between dump A and dump B (generations %s to %s) and still alive in " \
-               "dump C; a site is significant from %s", count(@summary.retained_count),
-               mib_of(@summary.retained_bytes), window["from"].to_i + 1, window["to"], mib_of(@summary.significant_bytes))
+               "dump C; a site is significant from %s", count(@summary.retained_count), mib_of(@summary.retained_bytes),
+               window["from"].to_i + 1, window["to"], mib_of(@summary.significant_bytes))
       end
 
       def site_lines
         header = format("%-3s %10s %10s  %-22s %-18s %s", "", "bytes", "objects", "class", "gem", "site")
         rows = @summary.sites.first(SITES).map do |site|
+          names = [site.class, site.gem, site.site].map { |text| Text.printable(text.to_s) }
           format("%-3s %10s %10s  %-22s %-18s %s", site.significant ? "*" : "", bytes(site.bytes), count(site.count),
-                 Text.printable(site.class.to_s)[0, 22], Text.printable(site.gem.to_s)[0, 18], Text.printable(site.site))
+                 names[0][0, 22], names[1][0, 18], names[2])
         end
         more = @summary.sites.size - SITES
         [header, *rows, ("… #{more} more sites in --json" if more.positive?), ("(none)" if rows.empty?)]
       end
 
       def group_lines(groups)
-        line = groups.first(GROUPS).map { |group| "#{Text.printable(group.name.to_s)} #{bytes(group.bytes)}" }.join(" · ")
+        line = groups.first(GROUPS).map { |group| "#{Text.printable(group.name.to_s)} #{bytes(group.bytes)}" }
+                     .join(" · ")
         line.empty? ? "—" : line
       end
 
@@ -64,7 +66,7 @@ module Mallard
         lines = @summary.dumps.each_with_index.map do |dump, index|
           taken = dump.taken_at ? format("at %.1f s, ", dump.taken_at) : ""
           written = dump.dump_s ? format(", written in %.1f s", dump.dump_s) : ""
-          "#{'ABC'[index] || index + 1}: #{taken}#{mib_of(dump.bytes)}, #{count(dump.objects)} objects#{written} — " \
+          "#{'ABC'[index] || (index + 1)}: #{taken}#{mib_of(dump.bytes)}, #{count(dump.objects)} objects#{written} — " \
             "#{Text.printable(dump.path)}"
         end
         lines << latency_line if @summary.latency
