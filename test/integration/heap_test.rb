@@ -1,0 +1,131 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "set"
+require "tmpdir"
+
+# `mallard heap` end to end: a real Puma app under real wrk load, dumps from forked copies of it, and the three-dump
+# method checked against the classic one computed here, by addresses, with JSON.parse on every line.
+class HeapIntegrationTest < Minitest::Test
+  include Processes
+
+  APPS = File.expand_path("../fixtures/apps", __dir__)
+  KEEPER = File.join(APPS, "keeper", "config.ru")
+
+  def setup
+    super
+    @tmp = Dir.mktmpdir("mallard-heap-test")
+    @tag = new_tag("heap")
+  end
+
+  def teardown
+    FileUtils.remove_entry(@tmp)
+    super
+  end
+
+  def test_the_line_that_keeps_memory_is_the_top_site_and_its_bytes_match_the_classic_method
+    summary, out_dir = heap("keeper")
+    top = summary["sites"].first
+
+    assert_equal "#{KEEPER}:#{kept_line}", top["site"]
+    assert_equal %w[String app], top.values_at("class", "gem")
+    assert top["significant"]
+    assert_equal [top], summary["sites"].select { |site| site["significant"] }, "the garbage is kept nowhere"
+    assert_in_delta classic_retained_bytes(summary["dumps"].map { |dump| dump["path"] }, KEEPER, kept_line),
+                    top["bytes"], top["bytes"] * 0.1
+    assert_dumps_private(summary, out_dir)
+    assert_operator summary.dig("latency", "requests"), :>, 0, "the app answered while its heap was dumped"
+    assert_equal 0, summary.dig("latency", "errors")
+  end
+
+  def test_a_bounded_app_keeps_nothing_significant
+    summary, = heap("stable")
+
+    assert_equal "complete", summary["status"]
+    assert_empty(summary["sites"].select { |site| site["significant"] })
+  end
+
+  def test_heap_diff_reads_dumps_one_has_and_refuses_what_it_cannot_compare
+    dumps = make_dumps(traced: true)
+    out, err, status = mallard("heap", "diff", *dumps, "--json")
+    assert_equal 0, status.exitstatus, err
+    assert_made_top JSON.parse(out)["sites"].first
+
+    _out, err, status = mallard("heap", "diff", *dumps.first(2))
+    assert_equal 64, status.exitstatus
+    assert_match(/give three dumps/, err)
+    _out, err, status = mallard("heap", "diff", *make_dumps(traced: false))
+    assert_equal 65, status.exitstatus
+    assert_match(/no allocation info/, err)
+  end
+
+  private
+
+  def heap(app)
+    out_dir = File.join(@tmp, "run-#{app}")
+    out, err, status = mallard("heap", File.join(APPS, app), "--duration", "6", "--json", "--out", out_dir,
+                               env: { "MALLARD_TEST_TAG" => @tag })
+    assert_equal 0, status.exitstatus, err
+    assert eventually(5) { processes_tagged(@tag).empty? }, -> { "left: #{command_lines(processes_tagged(@tag))}" }
+    [JSON.parse(out), out_dir]
+  end
+
+  def kept_line
+    File.readlines(KEEPER).index { |line| line.include?("{ KEPT << (") } + 1
+  end
+
+  # The classic three-dump method, by addresses: objects from the site in B that A did not hold, still in C.
+  def classic_retained_bytes(dumps, file, line)
+    a, b = dumps.first(2).map { |dump| site_objects(dump, file, line).keys.to_set }
+    born = b - a
+    site_objects(dumps[2], file, line).sum { |address, memsize| born.include?(address) ? memsize : 0 }
+  end
+
+  def site_objects(dump, file, line)
+    File.foreach(dump).each_with_object({}) do |json, objects|
+      object = JSON.parse(json)
+      objects[object["address"]] = object["memsize"] if object["file"] == file && object["line"] == line
+    end
+  end
+
+  # Dumps hold the app's strings; mallard's own files hold sizes and sites only.
+  def assert_dumps_private(summary, out_dir)
+    summary["dumps"].each { |dump| assert_equal 0o600, File.stat(dump["path"]).mode & 0o777 }
+    Dir.glob(File.join(out_dir, "*")).select { |path| File.file?(path) }.each do |path|
+      refute_match(/secret-\d+-kkk/, File.binread(path), "#{path} holds a value from the app")
+    end
+  end
+
+  # The 2,000 strings made between A and B; the 500 after B are not in the window.
+  def assert_made_top(top)
+    assert top["site"].end_with?("/made.rb:3"), top["site"]
+    assert_in_delta 2000, top["count"], 2
+  end
+
+  def make_dumps(traced:)
+    dir = File.join(@tmp, "dumps-#{traced}")
+    FileUtils.mkdir_p(dir)
+    File.write(File.join(dir, "made.rb"), <<~RUBY)
+      $kept = []
+      def work(count)
+        count.times { $kept << ("made" * 50) }
+      end
+    RUBY
+    # As a dump is best taken: a GC right after it closes its generation (mallard's own dumps do the same).
+    code = <<~RUBY
+      require "objspace"
+      ObjectSpace.trace_object_allocations_start if #{traced}
+      require "./made"
+      dump = ->(name) { GC.start; ObjectSpace.dump_all(output: File.open("\#{name}.json", "w")); GC.start }
+      dump.("a")
+      work(2000)
+      dump.("b")
+      work(500)
+      dump.("c")
+    RUBY
+    _out, err, status = Open3.capture3(Gem.ruby, "-e", code, chdir: dir)
+    assert status.success?, err
+    %w[a b c].map { |name| File.join(dir, "#{name}.json") }
+  end
+end
