@@ -12,7 +12,8 @@ module Mallard
         allocation tracing on in the app, and takes three heap dumps a quarter, half and three quarters into
         the load, each from a forked copy of the app so that it keeps serving (it pauses only for a minor GC);
         the second reads dumps you took yourself (ObjectSpace.dump_all, with trace_object_allocations_start
-        before the first). Either way: objects allocated between dump A and dump B that dump C still holds,
+        before the first, and a GC.start right after each dump: what is allocated in a dump's own last GC
+        generation is not counted). Either way: objects allocated between dump A and dump B that dump C still holds,
         by allocation site (file:line and class), gem and class, sorted by retained bytes. Dumps are streamed
         once, never held, and never shown: they hold the app's data, and are written mode 0600.
         Exit status: as `mallard soak`; 65 when there are not three dumps with allocation info to compare.
