@@ -9,9 +9,9 @@ module Mallard
         include HeapCells
 
         DATA_WARNING = "These dump files hold the app's data: every string in its heap, which can include " \
-                       "passwords, tokens, keys and personal data. mallard writes them mode 0600 and shows only " \
-                       "sizes and allocation sites from them, never a value; share, copy and keep them with care, " \
-                       "and delete them when done."
+                       "passwords, tokens, keys and personal data. This report shows only sizes and allocation " \
+                       "sites from them, never a value, and mallard writes its own dumps mode 0600; share, copy " \
+                       "and keep them with care, and delete them when done."
 
         # @param summary [Summary::Heap]
         def initialize(summary)

@@ -30,7 +30,11 @@ module Mallard
           @scale = largest.positive? ? PLOT / largest : 0
         end
 
-        def title = "The #{plural(@sites.size, 'site')} that retain the most bytes"
+        def title
+          return "The site that retains the most bytes" if @sites.size == 1
+
+          "The #{@sites.size} sites that retain the most bytes"
+        end
 
         def to_html
           note = tag(:p, h("Length: retained bytes, on one scale from the largest. Hover over a bar for its " \
