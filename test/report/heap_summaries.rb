@@ -11,7 +11,8 @@ module HeapSummaries
   HOSTILE_SITE = %(/app/<script>alert("x")</script>'.rb:7)
 
   def heap_hash
-    { "kind" => "heap", "schema_version" => 3, "status" => "complete", "window" => { "from" => 10, "to" => 20 },
+    { "kind" => "heap", "schema_version" => Mallard::Run::Directory::SCHEMA_VERSION, "status" => "complete",
+      "window" => { "from" => 10, "to" => 20 },
       "retained_count" => 3_000, "retained_bytes" => 3_145_728, "significant_bytes" => 262_144,
       "method" => "Three dumps, A B C.", "tracing" => "allocation tracing was on",
       "sites" => [heap_site("/app/lib/cache.rb:12", "String", "app", [2_000, 2_097_152], significant: true),

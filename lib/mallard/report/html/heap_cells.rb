@@ -18,6 +18,15 @@ module Mallard
           "#{value.round} B"
         end
 
+        # The window as the summary gives it ({"from" => exclusive, "to" => inclusive}) in words, nil when unknown.
+        def window_words(window)
+          first = window&.[]("from").to_i + 1
+          last = window&.[]("to")
+          return unless last
+
+          first == last ? "generation #{last}" : "generations #{first} to #{last}"
+        end
+
         # A, B, C; a fourth dump (there is none in the method) by its number.
         def dump_name(index) = "ABC"[index] || (index + 1).to_s
 

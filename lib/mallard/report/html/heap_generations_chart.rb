@@ -39,9 +39,9 @@ module Mallard
 
         # @param summary [Summary::Heap] one with generations
         def initialize(summary)
-          window = summary.window || {}
-          @from = window["from"]
-          @to = window["to"]
+          @window = summary.window
+          @from = @window&.[]("from")
+          @to = @window&.[]("to")
           previous = nil
           @buckets = summary.generations.map do |generation|
             bucket = Bucket.new(previous && (previous + 1), generation.generation, false, generation)
@@ -70,7 +70,7 @@ module Mallard
         end
 
         def note
-          window = @to ? "generations #{@from.to_i + 1} to #{@to}" : "not known"
+          window = window_words(@window) || "not known"
           "A generation is the GC count when an object was allocated. The window A→B (#{window}) is shaded: its " \
             "buckets are what the retained figures count, a bucket at its edge only in part. Hover over a column " \
             "for its figures."

@@ -12,7 +12,6 @@ module Mallard
         def initialize(summary)
           super()
           @summary = summary
-          @window = summary.window || {}
         end
 
         template <<~'ERB'
@@ -27,10 +26,8 @@ module Mallard
         end
 
         def window
-          return unless @window["to"]
-
-          "generations #{@window['from'].to_i + 1} to #{@window['to']}: allocated after dump A, up to dump B, " \
-            "and still alive in dump C"
+          words = window_words(@summary.window)
+          "#{words}: allocated after dump A, up to dump B, and still alive in dump C" if words
         end
 
         def significant
