@@ -35,8 +35,6 @@ module Mallard
           end
         end
 
-        attr_reader :buckets
-
         # @param summary [Summary::Heap] one with generations
         def initialize(summary)
           @window = summary.window
@@ -44,9 +42,9 @@ module Mallard
           @to = @window&.[]("to")
           previous = nil
           @buckets = summary.generations.map do |generation|
-            bucket = Bucket.new(previous && (previous + 1), generation.generation, false, generation)
-            bucket.in_window = in_window?(previous, generation.generation)
-            previous = generation.generation
+            newest = generation.generation
+            bucket = Bucket.new(previous && (previous + 1), newest, in_window?(previous, newest), generation)
+            previous = newest
             bucket
           end
           @divisor, @unit = UNITS.find { |bytes, _| largest >= bytes } || UNITS.last

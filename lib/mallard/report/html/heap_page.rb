@@ -24,7 +24,7 @@ module Mallard
 
         private
 
-        # A diff has no target: it is named by its dumps.
+        # A diff has no target: "heap dumps", as the terminal names it.
         def description = @summary.target&.description || @meta.target&.description || "heap dumps"
 
         # A diff has no run: no soak ran and nothing but the report is written.
