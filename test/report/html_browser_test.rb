@@ -5,9 +5,11 @@ require "mallard/report/html"
 require "fileutils"
 require "json"
 require "tmpdir"
+require_relative "heap_summaries"
 
 # The HTML report in a real browser: Debian's headless Chromium opens each fixture's report from a
-# file:// URL, written as `mallard report --html` writes it (the run read, then summarised with its series).
+# file:// URL, written as `mallard report --html` writes it (the run read, then summarised with its series), and
+# a heap run's report from a summary built by HeapSummaries (there is no stored heap run).
 # It must load with no console message (the page has no script, so any message is an error: a CSP
 # violation, a failed load) and make no network request, and its screenshot must show something. The
 # screenshots and pages are left in test/artifacts/ for a person to look at.
@@ -18,11 +20,15 @@ require "tmpdir"
 # (component updates, time checks) are started by the browser, not a page, and carry the initiator
 # "not an origin"; the control test proves that a page's request is still caught.
 class HtmlBrowserTest < Minitest::Test
+  include HeapSummaries
+
   CHROMIUM = "/usr/bin/chromium"
   RUNS = File.expand_path("../fixtures/runs", __dir__)
   ARTIFACTS = File.expand_path("../artifacts", __dir__)
-  # memory, req/s, GC time, live slots, GC runs; a comparison's memory and req/s; a boot's parts and require tree
-  CHARTS = { "soak-leaky" => 5, "soak-workers" => 5, "soak-interrupted" => 5, "compare" => 2, "boot" => 2 }.freeze
+  # memory, req/s, GC time, live slots, GC runs; a comparison's memory and req/s; a boot's parts and require tree;
+  # a heap run's sites, generations and its soak's memory
+  CHARTS = { "soak-leaky" => 5, "soak-workers" => 5, "soak-interrupted" => 5, "compare" => 2, "boot" => 2,
+             "heap" => 3 }.freeze
   FLAGS = %w[--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
              --disable-component-update --disable-sync --hide-scrollbars].freeze
   TIMEOUT = 60
@@ -74,6 +80,11 @@ class HtmlBrowserTest < Minitest::Test
 
   def page_url(name)
     page = File.join(ARTIFACTS, "html-#{name}.html")
+    if name == "heap" # no stored heap run: its summary is built (HeapSummaries)
+      Mallard::Report::Html.write(page, heap_summary, meta: stored_meta("soak-leaky"))
+      return "file://#{page}"
+    end
+
     run = Mallard::Run::Reader.open(File.join(RUNS, name))
     analysis = Mallard::Analysis
     case run

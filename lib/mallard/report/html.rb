@@ -42,11 +42,22 @@ require_relative "html/boot_gems_table"
 require_relative "html/boot_fork_view"
 require_relative "html/boot_method_view"
 require_relative "html/boot_page"
+require_relative "html/heap_cells"
+require_relative "html/heap_retained_view"
+require_relative "html/heap_sites_chart"
+require_relative "html/heap_sites_table"
+require_relative "html/heap_groups_table"
+require_relative "html/heap_generations_table"
+require_relative "html/heap_generations_chart"
+require_relative "html/heap_dumps_view"
+require_relative "html/heap_soak_view"
+require_relative "html/heap_method_view"
+require_relative "html/heap_page"
 
 module Mallard
   module Report
-    # A soak, a comparison or a boot as one self-contained HTML file: inline CSS and SVG, no scripts, nothing
-    # fetched, so it can be mailed, archived or opened offline. It formats the summary it is given, the
+    # A soak, a comparison, a boot or a heap run as one self-contained HTML file: inline CSS and SVG, no scripts,
+    # nothing fetched, so it can be mailed, archived or opened offline. It formats the summary it is given, the
     # same one the terminal and JSON views print, and draws its series; it reads no run directory.
     class Html
       # @return [String] file
@@ -55,7 +66,7 @@ module Mallard
         file
       end
 
-      # @param summary [Summary::Soak, Summary::Compare, Summary::Boot]
+      # @param summary [Summary::Soak, Summary::Compare, Summary::Boot, Summary::Heap]
       # @param meta [Run::Meta] the run's meta.json (an empty Run::Meta when there is none)
       # @param soaks [Hash{String=>Array<Summary::Soak>}] a comparison's soak summaries per configuration
       def initialize(summary, meta:, soaks: {})
@@ -63,6 +74,7 @@ module Mallard
         @page = case summary.kind
                 when "compare" then ComparePage.new(summary, meta: meta, soaks: soaks || {})
                 when "boot" then BootPage.new(summary, meta: meta)
+                when "heap" then HeapPage.new(summary, meta: meta)
                 else SoakPage.new(summary, meta: meta)
                 end
       end

@@ -37,6 +37,8 @@ module Mallard
           table.boot-tree :is(th, td), table.boot-gems :is(th, td) { overflow-wrap: normal; padding-right: 8px; }
           table.boot-tree tbody th, table.boot-gems tbody th { white-space: nowrap; }
           td.num { text-align: right; white-space: nowrap; }
+          table.heap-sites, table.heap-groups, table.heap-dumps { font-size: 0.85rem; }
+          table.heap-sites tr.significant td { font-weight: 600; }
           details.table-view summary { cursor: pointer; color: var(--muted); }
           details.table-view table { font-size: 0.85rem; }
           footer { max-width: 980px; margin: 0 auto; padding: 0 24px 24px; color: var(--muted); font-size: 0.85rem; }
