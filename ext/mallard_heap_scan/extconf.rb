@@ -13,9 +13,8 @@ unless have_header("fcntl.h") && have_header("unistd.h") && have_func("read", "u
   return
 end
 
-# Each is optional: without memmem/memrchr heap_scan.c searches with loops of its own, and without
+# Each is optional: without memrchr heap_scan.c searches backwards with a loop of its own, and without
 # rb_thread_call_without_gvl it scans holding the GVL.
-have_func("memmem", "string.h")
 have_func("memrchr", "string.h")
 have_func("posix_fadvise", "fcntl.h")
 have_header("ruby/thread.h") && have_func("rb_thread_call_without_gvl", "ruby/thread.h")

@@ -5,7 +5,7 @@
  * says why each holds); the two must give equal results on any input, and test/run/heap_dump_test.rb checks
  * that they do, garbage lines included. What C changes is the cost: the file is read in large chunks into
  * one buffer (grown only for a line longer than it: a CLASS's references can run to hundreds of KB), keys
- * are found with memmem/memrchr, and the counts live in C hash tables, so an object costs no Ruby
+ * are found with memchr/memrchr, and the counts live in C hash tables, so an object costs no Ruby
  * allocation; the Ruby hashes are built once, at the end. The pass runs without the GVL.
  *
  * Strings (class addresses and names, file names) are kept raw and interned. The rare one holding a
@@ -190,25 +190,26 @@ last_byte(const char *p, int c, size_t n)
 #endif
 }
 
-static const char *
+/* The first needle starting in p[0, n - needle_len], found by its second byte: a letter after the opening
+ * quote, rarer than quotes and colons. For keys a few dozen bytes away this beats memmem, which prepares
+ * its search on every call. */
+static inline const char *
 find(const char *p, size_t n, const char *needle, size_t needle_len)
 {
-#ifdef HAVE_MEMMEM
-    return memmem(p, n, needle, needle_len);
-#else
-    const char *end = p + n, *at;
-    while (n >= needle_len && (at = memchr(p, needle[0], n - needle_len + 1))) {
-        if (memcmp(at, needle, needle_len) == 0) return at;
-        p = at + 1;
-        n = (size_t)(end - p);
+    const char *at = p + 1, *last, *hit;
+
+    if (n < needle_len) return NULL;
+    last = p + n - needle_len + 1; /* where the second byte of the last possible needle lies */
+    while (at <= last && (hit = memchr(at, needle[1], (size_t)(last - at) + 1))) {
+        if (memcmp(hit - 1, needle, needle_len) == 0) return hit - 1;
+        at = hit + 1;
     }
     return NULL;
-#endif
 }
 
-/* The last needle starting in p[0, n - needle_len], found by its second byte (a letter after the opening
- * quote, rarer than quotes and colons; hex addresses hold no "g"). */
-static const char *
+/* The last needle starting in p[0, n - needle_len], found by its second byte too (hex addresses, which fill
+ * a CLASS's long list of references, hold no "g"). */
+static inline const char *
 find_last(const char *p, size_t n, const char *needle, size_t needle_len)
 {
     size_t length;
