@@ -31,7 +31,7 @@
 
 #define CHUNK (1 << 20) /* the first buffer and the size of each read */
 #define ADDRESS_START 12 /* after {"address":" */
-#define NONE (-1) /* a string or a number that is not in the line: nil */
+#define NONE (-1) /* the id of a string that is not in the line: nil */
 #define KEY(text) text, sizeof(text) - 1
 
 static const char GENERATION[] = "\"generation\":";
@@ -53,6 +53,7 @@ struct index {
 struct text { size_t at, len; }; /* bytes in strings.bytes */
 struct strings { struct index index; struct text *entries; char *bytes; size_t used, size; };
 struct site { long file, klass; int has_line; int64_t line, count, memsize; };
+/* Counts and bytes add up in 64 bits, where Ruby's Integers never overflow: a dump would need 9 EB of memsize. */
 struct generation { int64_t generation, count, memsize; };
 struct class_record { long address, name; };
 
