@@ -150,6 +150,22 @@ class HeapDumpTest < Minitest::Test
     [nil, nil..nil, 3..40, 5...6, -5..0, ..7, 12..].each { |window| assert_same_scans(path, window) }
   end
 
+  # As a process killed while dumping leaves it; a file name a newer Ruby escapes, ending in a backslash.
+  def test_a_dump_cut_short_and_an_escaped_backslash
+    File.binwrite(path = File.join(@tmp, "cut.json"), <<~'JSON'.chomp)
+      {"address":"0x1", "type":"STRING", "class":"0x2", "file":"dir\\", "line":1, "generation":3, "memsize":40}
+      {"address":"0x3", "type":"CLASS", "class":"0x4", "name":"Cut
+    JSON
+
+    scanners.each do |scanner|
+      scan = HeapDump.scan(path, window: 3..3, scanner: scanner)
+
+      assert_equal 2, scan.objects
+      assert_equal({ "0x3" => nil }, scan.classes, "the name's closing quote is missing")
+      assert_equal({ ["dir\\", 1, "0x2"] => [1, 40] }, scan.sites)
+    end
+  end
+
   # A CLASS line of 3 MB, longer than the C scan's first buffer, and a last line without its newline.
   def test_a_line_longer_than_the_read_buffer
     references = Array.new(200_000) { |i| format('"0x%012x"', i) }.join(", ")
