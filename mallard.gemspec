@@ -18,8 +18,10 @@ Gem::Specification.new do |spec|
 
   spec.files = Dir["lib/**/*.rb", "ext/**/*.{c,rb}", "exe/*", "examples/**/*", "README.md", "LICENSE"]
   # All optional: each builds nothing (and says why) where the C library has no malloc_trim, where Ruby has no
-  # internal GC event hooks, or where there is no dlsym to find the allocator's statistics with.
-  spec.extensions = ["ext/mallard/extconf.rb", "ext/mallard_gc/extconf.rb", "ext/mallard_malloc_stats/extconf.rb"]
+  # internal GC event hooks, where there is no dlsym to find the allocator's statistics with, or where there is
+  # no POSIX read for the heap-dump scan (which then runs in Ruby).
+  spec.extensions = ["ext/mallard/extconf.rb", "ext/mallard_gc/extconf.rb", "ext/mallard_malloc_stats/extconf.rb",
+                     "ext/mallard_heap_scan/extconf.rb"]
   spec.bindir = "exe"
   spec.executables = ["mallard"]
   spec.require_paths = ["lib"]
