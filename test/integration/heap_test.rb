@@ -31,6 +31,7 @@ class HeapIntegrationTest < Minitest::Test
     assert_equal "#{KEEPER}:#{kept_line}", top["site"]
     assert_equal %w[String app], top.values_at("class", "gem")
     assert top["significant"]
+    assert_held_by_kept top["path"]
     assert_equal [top], summary["sites"].select { |site| site["significant"] }, "the garbage is kept nowhere"
     assert_in_delta classic_retained_bytes(summary["dumps"].map { |dump| dump["path"] }, KEEPER, kept_line),
                     top["bytes"], top["bytes"] * 0.1
@@ -71,6 +72,11 @@ class HeapIntegrationTest < Minitest::Test
     [JSON.parse(out), out_dir]
   end
 
+  def assert_held_by_kept(path)
+    assert_match(/\AGC root: /, path.first)
+    assert_includes path, "Array (#{KEEPER}:5)", "KEPT, the array that holds them"
+  end
+
   def kept_line
     File.readlines(KEEPER).index { |line| line.include?("{ KEPT << (") } + 1
   end
@@ -97,10 +103,12 @@ class HeapIntegrationTest < Minitest::Test
     end
   end
 
-  # The 2,000 strings made between A and B; the 500 after B are not in the window.
+  # The 2,000 strings made between A and B (the 500 after B are not in the window), held by $kept.
   def assert_made_top(top)
     assert top["site"].end_with?("/made.rb:3"), top["site"]
     assert_in_delta 2000, top["count"], 2
+    assert_equal "GC root: global_tbl", top["path"].first
+    assert_match(%r{\AArray \(.*/made.rb:1\)\z}, top["path"][-2], "$kept, made on line 1")
   end
 
   def make_dumps(traced:)

@@ -19,6 +19,8 @@ module Mallard
       SIGNIFICANT_FLOOR = 256 * 1024
       SIGNIFICANT_SHARE = 0.01
       TOP = 100
+      # Sites explained by a sample reference path: each costs passes over the last dump (Run::HeapPaths).
+      PATHS = 3
       GENERATION_BUCKETS = 40
       GEM_DIR = %r{\A(.*/gems/(?:[^/]+/)?(?:gems/)?([^/]+?)-(\d[^/]*))/}
       # mallard's own agent runs inside the app (its recorder, its dumper): what it allocates is not the app's.
@@ -41,8 +43,10 @@ module Mallard
         last = dumps.scan(dumps.size - 1, window: window)
         owners = FileOwners.new(gems: gems || gems_in_paths(last.sites.keys.map(&:first)), ruby_dirs: ruby_dirs,
                                 app_dir: app_dir)
-        figures(last, window, owners).merge(analysis: analysis([first, second, last]),
-                                            dumps: [first, second, last].map { |scan| info(scan) })
+        figures = figures(last, window, owners)
+        paths_s = with_paths(figures[:sites], dumps, window, last)
+        figures.merge(analysis: analysis([first, second, last], paths_s),
+                      dumps: [first, second, last].map { |scan| info(scan) })
       end
 
       def window(first, second)
@@ -101,10 +105,40 @@ module Mallard
         end
       end
 
-      def analysis(scans)
+      # The top significant sites with a file: the ones a path is looked for.
+      def explained(sites)
+        sites.select { |site| site[:significant] && site[:file] }.first(PATHS).map { |site| [site[:file], site[:line]] }
+      end
+
+      # @return [Float] seconds the extra passes took
+      def with_paths(sites, dumps, window, last)
+        started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        paths = dumps.reference_paths(dumps.size - 1, explained(sites), window)
+        sites.each do |site|
+          steps = paths[[site[:file], site[:line]]]
+          site[:path] = steps&.map { |step| describe(step, last.classes) }
+        end
+        Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+      end
+
+      def describe(step, classes)
+        return "GC root: #{step.root}" if step.root
+
+        name = if %w[CLASS MODULE].include?(step.type)
+                 "#{step.type.downcase} #{classes.fetch(step.address, step.address)}"
+               else
+                 classes.fetch(step.class_address, step.type)
+               end
+        step.file ? "#{name} (#{step.file}:#{step.line})" : name.to_s
+      end
+
+      # One pass over each dump: their bytes over the time those passes took (the reference paths' passes are
+      # timed apart, in paths_s).
+      def analysis(scans, paths_seconds)
         seconds = scans.sum(&:seconds)
         bytes = scans.sum(&:bytes)
         { mb_per_s: seconds.positive? ? bytes / 1e6 / seconds : nil, seconds: seconds, bytes: bytes,
+          paths_s: paths_seconds,
           peak_rss_kb: File.read("/proc/self/status")[/^VmHWM:\s*(\d+)/, 1]&.to_i }
       end
 

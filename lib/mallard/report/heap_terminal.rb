@@ -53,7 +53,14 @@ module Mallard
                  names[0][0, 22], names[1][0, 18], names[2])
         end
         more = @summary.sites.size - SITES
-        [header, *rows, ("… #{more} more sites in --json" if more.positive?), ("(none)" if rows.empty?)]
+        [header, *rows, ("… #{more} more sites in --json" if more.positive?), ("(none)" if rows.empty?), *path_lines]
+      end
+
+      # How the top sites' objects are reached: one sample path each, from a GC root.
+      def path_lines
+        @summary.sites.select(&:path).map do |site|
+          "held: #{site.path.map { |step| Text.printable(step) }.join(' → ')}"
+        end
       end
 
       def group_lines(groups)

@@ -20,6 +20,11 @@ module Mallard
       def scan(index, window: nil)
         HeapDump.scan(@paths.fetch(index), window: window)
       end
+
+      # @return [Hash{Array(String, Integer) => Array<HeapPaths::Step>}] see HeapPaths.find
+      def reference_paths(index, sites, window)
+        HeapPaths.find(@paths.fetch(index), sites, window)
+      end
     end
   end
 end

@@ -12,8 +12,9 @@ module Mallard
 
     # An allocation site ("file:line") and the class of what it allocated: objects allocated in the window and
     # still alive in the last dump, their memsize_of in bytes; significant when that is at least the run's
-    # significant_bytes.
-    HeapSite = Value.define(:site, :file, :line, :class, :gem, :count, :bytes, :significant)
+    # significant_bytes. path (the top significant sites): one reference path from a GC root to one of its objects,
+    # root first, each step "Class (file:line)".
+    HeapSite = Value.define(:site, :file, :line, :class, :gem, :count, :bytes, :significant, :path)
 
     # The same, summed per gem or per class.
     HeapGroup = Value.define(:name, :count, :bytes)
@@ -22,7 +23,8 @@ module Mallard
     HeapGeneration = Value.define(:generation, :count, :bytes)
 
     # How fast the dumps were read: bytes of dump per second over every pass, and the analysing process's peak RSS.
-    HeapAnalysis = Value.define(:mb_per_s, :seconds, :bytes, :peak_rss_kb)
+    # paths_s: the extra passes that found the sample reference paths.
+    HeapAnalysis = Value.define(:mb_per_s, :seconds, :bytes, :peak_rss_kb, :paths_s)
 
     # The app's answers while a dump was being written (`mallard heap` on an HTTP target): requests mallard sent
     # itself during each dump, their median and slowest times, and failures.

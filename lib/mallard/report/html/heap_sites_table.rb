@@ -28,7 +28,8 @@ module Mallard
           <%- @sites.each do |site| -%>
           <tr class="<%= site.significant ? "significant" : "other" %>"><td><%= "*" if site.significant %></td>
           <td class="num"><%= byte_size(site.bytes) %></td><td class="num"><%= count(site.count) %></td>
-          <td><%= outside(site.class) %></td><td><%= outside(site.gem) %></td><td><code><%= outside(site.site) %></code></td></tr>
+          <td><%= outside(site.class) %></td><td><%= outside(site.gem) %></td><td><code><%= outside(site.site) %></code><% if site.path %>
+          <br><small>held: <%= site.path.map { |step| outside(step) }.join(" > ") %></small><% end %></td></tr>
           <%- end -%>
           </tbody>
           </table>
