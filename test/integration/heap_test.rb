@@ -36,8 +36,7 @@ class HeapIntegrationTest < Minitest::Test
     assert_in_delta classic_retained_bytes(summary["dumps"].map { |dump| dump["path"] }, KEEPER, kept_line),
                     top["bytes"], top["bytes"] * 0.1
     assert_dumps_private(summary, out_dir)
-    assert_operator summary.dig("latency", "requests"), :>, 0, "the app answered while its heap was dumped"
-    assert_equal 0, summary.dig("latency", "errors")
+    assert_answered_while_dumped summary["latency"]
   end
 
   def test_a_bounded_app_keeps_nothing_significant
@@ -70,6 +69,11 @@ class HeapIntegrationTest < Minitest::Test
     assert_equal 0, status.exitstatus, err
     assert eventually(5) { processes_tagged(@tag).empty? }, -> { "left: #{command_lines(processes_tagged(@tag))}" }
     [JSON.parse(out), out_dir]
+  end
+
+  def assert_answered_while_dumped(latency)
+    assert_operator latency["requests"], :>, 0, "the app answered while its heap was dumped"
+    assert_equal 0, latency["errors"]
   end
 
   def assert_held_by_kept(path)
