@@ -1,8 +1,6 @@
 # frozen_string_literal: true
 
 require "json"
-require "objspace"
-require_relative "code_places"
 
 module Mallard
   module Agent
@@ -24,6 +22,8 @@ module Mallard
           dir = env[VARIABLE]
           return if dir.nil? || dir.empty?
 
+          require "objspace" # only here: an app soaked without `mallard heap` must not load it
+          require_relative "code_places"
           ObjectSpace.trace_object_allocations_start
           @dumper = new(dir, origin: origin).start
         end
