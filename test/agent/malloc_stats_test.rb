@@ -140,6 +140,7 @@ class MallocStatsTest < Minitest::Test
     Dir.mktmpdir do |lib|
       FileUtils.mkdir_p(File.join(lib, "mallard/agent"))
       FileUtils.cp(File.join(LIB, "mallard/agent/malloc_stats.rb"), File.join(lib, "mallard/agent"))
+      FileUtils.cp(File.join(LIB, "mallard/extension_loader.rb"), File.join(lib, "mallard"))
       yield lib
     end
   end

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "rbconfig"
+require_relative "../extension_loader"
 
 module Mallard
   module Agent
@@ -16,7 +16,6 @@ module Mallard
     # The allocator cannot change in a running process, so it is found once, when this file loads.
     module MallocStats
       EXTENSION = "malloc_stats_ext"
-      DIR = File.expand_path("..", __dir__)
       # Why a built extension gives no reading, by source.
       NO_READING = {
         "mimalloc" => "mimalloc counts the bytes it has handed out only in its debug builds (MI_STAT > 1)",
@@ -48,30 +47,9 @@ module Mallard
           @unavailable_reason = no_reading_reason if @extension.in_use.nil?
         end
 
-        # From this gem's lib directory, where `rake compile` and `gem install` put it; else from the load path
-        # (an installed gem's extension directory).
         def load_extension
-          if File.file?(File.join(DIR, "#{EXTENSION}.#{RbConfig::CONFIG['DLEXT']}"))
-            require File.join(DIR, EXTENSION)
-          else
-            require "mallard/#{EXTENSION}"
-          end
-          MallocStatsExt
-        rescue LoadError, StandardError => e
-          @unavailable_reason = recorded_reason || not_built_reason(e)
-          nil
-        end
-
-        # ext/mallard_malloc_stats/extconf.rb's reason for building nothing, if it had one.
-        def recorded_reason
-          File.read(File.join(DIR, "#{EXTENSION}.unavailable")).strip.then { |text| text.empty? ? nil : text }
-        rescue SystemCallError
-          nil
-        end
-
-        def not_built_reason(error)
-          "mallard/#{EXTENSION} is not built (#{error.message}); build it with `rake compile` in a checkout, " \
-            "or reinstall the gem with a C compiler and Ruby's headers"
+          extension, @unavailable_reason = ExtensionLoader.load(EXTENSION, :MallocStatsExt)
+          extension
         end
 
         def no_reading_reason

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "rbconfig"
+require_relative "../../extension_loader"
 
 module Mallard
   module Run
@@ -10,7 +10,6 @@ module Mallard
       # unavailable_reason says why, and HeapDump.scan uses Tally.
       module Extension
         NAME = "heap_scan_ext"
-        DIR = File.expand_path("../..", __dir__)
         # Window bounds the C pass takes: they fit its 64-bit integers with room to spare.
         BOUND = -(2**62)..(2**62)
 
@@ -46,30 +45,9 @@ module Mallard
             @extension = load_extension
           end
 
-          # From this gem's lib directory, where `rake compile` and `gem install` put it; else from the load path
-          # (an installed gem's extension directory).
           def load_extension
-            if File.file?(File.join(DIR, "#{NAME}.#{RbConfig::CONFIG['DLEXT']}"))
-              require File.join(DIR, NAME)
-            else
-              require "mallard/#{NAME}"
-            end
-            HeapScanExt
-          rescue LoadError, StandardError => e
-            @unavailable_reason = recorded_reason || not_built_reason(e)
-            nil
-          end
-
-          # ext/mallard_heap_scan/extconf.rb's reason for building nothing, if it had one.
-          def recorded_reason
-            File.read(File.join(DIR, "#{NAME}.unavailable")).strip.then { |text| text.empty? ? nil : text }
-          rescue SystemCallError
-            nil
-          end
-
-          def not_built_reason(error)
-            "mallard/#{NAME} is not built (#{error.message}); build it with `rake compile` in a checkout, " \
-              "or reinstall the gem with a C compiler and Ruby's headers"
+            extension, @unavailable_reason = ExtensionLoader.load(NAME, :HeapScanExt)
+            extension
           end
         end
 
