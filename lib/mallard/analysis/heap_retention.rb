@@ -44,8 +44,8 @@ module Mallard
         owners = FileOwners.new(gems: gems || gems_in_paths(last.sites.keys.map(&:first)), ruby_dirs: ruby_dirs,
                                 app_dir: app_dir)
         figures = figures(last, window, owners)
-        paths_s = with_paths(figures[:sites], dumps, window, last)
-        figures.merge(analysis: analysis([first, second, last], paths_s),
+        with_paths(figures[:sites], dumps, window, last)
+        figures.merge(analysis: analysis([first, second, last], dumps),
                       dumps: [first, second, last].map { |scan| info(scan) })
       end
 
@@ -110,15 +110,12 @@ module Mallard
         sites.select { |site| site[:significant] && site[:file] }.first(PATHS).map { |site| [site[:file], site[:line]] }
       end
 
-      # @return [Float] seconds the extra passes took
       def with_paths(sites, dumps, window, last)
-        started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         paths = dumps.reference_paths(dumps.size - 1, explained(sites), window)
         sites.each do |site|
           steps = paths[[site[:file], site[:line]]]
           site[:path] = steps&.map { |step| describe(step, last.classes) }
         end
-        Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
       end
 
       def describe(step, classes)
@@ -133,13 +130,12 @@ module Mallard
       end
 
       # One pass over each dump: their bytes over the time those passes took (the reference paths' passes are
-      # timed apart, in paths_s).
-      def analysis(scans, paths_seconds)
+      # timed apart, in paths_s), as the reader measured them.
+      def analysis(scans, dumps)
         seconds = scans.sum(&:seconds)
         bytes = scans.sum(&:bytes)
         { mb_per_s: seconds.positive? ? bytes / 1e6 / seconds : nil, seconds: seconds, bytes: bytes,
-          paths_s: paths_seconds,
-          peak_rss_kb: File.read("/proc/self/status")[/^VmHWM:\s*(\d+)/, 1]&.to_i }
+          paths_s: dumps.paths_seconds, peak_rss_kb: dumps.peak_rss_kb }
       end
 
       def info(scan)

@@ -21,9 +21,7 @@ module Mallard
         warnings.each { |line| io.puts "  #{line}" }
         return unless @summary.total
 
-        sections.each do |label, lines|
-          Array(lines).compact.each_with_index { |line, i| io.puts "  #{(i.zero? ? label : '').ljust(LABEL)}#{line}" }
-        end
+        print_sections(io, sections, LABEL)
       end
 
       private

@@ -98,6 +98,14 @@ module Mallard
         format("not clear of ±%g%% noise", (noise_pct || Analysis::Significance::NOISE_PCT).round(1))
       end
 
+      # A view's labelled sections, "  Label    first line" and the rest beneath it; nil lines are left out.
+      # @param sections [Array(String, Array<String, nil>)]
+      def print_sections(io, sections, width)
+        sections.each do |label, lines|
+          Array(lines).compact.each_with_index { |line, i| io.puts "  #{(i.zero? ? label : '').ljust(width)}#{line}" }
+        end
+      end
+
       def plural(count, word)
         "#{count} #{word}#{'s' unless count == 1}"
       end

@@ -23,9 +23,7 @@ module Mallard
         io.puts @color.bold("mallard heap — #{Text.printable(title)}")
         ended = ending(@summary, outcome: "retention")
         io.puts "  #{@summary.status == 'failed' ? @color.red(ended) : @color.yellow(ended)}" if ended
-        sections.each do |label, lines|
-          Array(lines).compact.each_with_index { |line, i| io.puts "  #{(i.zero? ? label : '').ljust(LABEL)}#{line}" }
-        end
+        print_sections(io, sections, LABEL)
       end
 
       private
@@ -77,7 +75,7 @@ module Mallard
             "#{Text.printable(dump.path)}"
         end
         lines << latency_line if @summary.latency
-        lines << "the dumps hold the app's data (its strings included): they are written mode 0600; share with care"
+        lines << "the dumps hold the app's data (its strings included): mallard writes its own mode 0600; share with care"
       end
 
       def latency_line

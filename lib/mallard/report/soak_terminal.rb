@@ -21,9 +21,7 @@ module Mallard
         description = Text.printable(@summary.target&.description || "unknown target")
         io.puts @color.bold("mallard #{@summary.kind || 'soak'} — #{description}")
         warnings.each { |line| io.puts "  #{line}" }
-        sections.each do |label, lines|
-          Array(lines).compact.each_with_index { |line, i| io.puts "  #{(i.zero? ? label : '').ljust(LABEL)}#{line}" }
-        end
+        print_sections(io, sections, LABEL)
       end
 
       private
