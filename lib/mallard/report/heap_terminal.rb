@@ -75,7 +75,7 @@ module Mallard
             "#{Text.printable(dump.path)}"
         end
         lines << latency_line if @summary.latency
-        lines << "the dumps hold the app's data (its strings included): mallard writes its own mode 0600; share with care"
+        lines << "the dumps hold the app's data (its strings): mallard writes its own mode 0600; share with care"
       end
 
       def latency_line
