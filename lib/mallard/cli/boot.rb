@@ -51,9 +51,7 @@ module Mallard
           opts.banner = BANNER
           define_measure(opts)
           opts.on("--out DIR", "run directory (default .mallard/runs/<time>-boot)") { |v| @cli[:out] = v }
-          opts.on("--json", "print the summary as JSON") { @cli[:json] = true }
-          HtmlOutput.define(opts, @cli)
-          opts.on("-h", "--help", "show this help") { @cli[:help] = opts.help }
+          define_view_options(opts)
         end
       end
 

@@ -18,6 +18,13 @@ module Mallard
         { json: false }
       end
 
+      # --json, --html FILE and --help: how a command that shows a summary shows it.
+      def define_view_options(opts)
+        opts.on("--json", "print the summary as JSON") { @cli[:json] = true }
+        HtmlOutput.define(opts, @cli)
+        opts.on("-h", "--help", "show this help") { @cli[:help] = opts.help }
+      end
+
       # Prints the help when --help asked for it; true then, and the command has nothing else to do.
       def help_printed?
         @out.puts(@cli[:help]) if @cli[:help]

@@ -79,9 +79,7 @@ module Mallard
       def diff_parser
         Parser.new do |opts|
           opts.banner = BANNER
-          opts.on("--json", "print the summary as JSON") { @cli[:json] = true }
-          HtmlOutput.define(opts, @cli)
-          opts.on("-h", "--help", "show this help") { @cli[:help] = opts.help }
+          define_view_options(opts)
         end
       end
     end
