@@ -48,8 +48,8 @@ class SoakSummaryTest < Minitest::Test
   end
 
   def test_app_figures_and_flags_from_agent_records
-    agent = [{ "kind" => "agent", "t" => 5.0, "pid" => 1, "requests" => 3,
-               "in_app_ms" => [0.2, 0.3, 0.4], "body_ms" => [30.0, 31.0, nil], "chunks" => [300, 300, 1] }]
+    agent = [{ "kind" => "agent", "t" => 5.0, "pid" => 1, "requests" => 3, "in_app_ms" => [0.2, 0.3, 0.4],
+               "body_ms" => [30.0, 31.0, nil], "chunks" => [300, 300, 1], "queue_ms" => [0.1, 0.1, 0.1] }]
     app = summarize(totals { |i| { "rss_kb" => 1, "requests" => i } }, agent: agent,
                                                                        load: load_result(latency_ms: { p50: 40.0 })).app
 
@@ -57,6 +57,21 @@ class SoakSummaryTest < Minitest::Test
     assert_in_delta 30.5, app.body_ms.p50, 1e-9, "an Array body's nil write time is left out"
     assert_equal 300, app.chunks_per_response["p50"]
     assert_equal 2, app.flags.size
+    assert_in_delta 30.3, app.outside.server_ms, 1e-9, "the median request's queue + in-app + body"
+    assert_in_delta 9.7, app.outside.rest_ms, 1e-9
+    assert_match(/after 0\.1 ms waiting for a free server thread: 40\.2 ms is spent where/, app.flags.last)
+  end
+
+  # The field report's Rails app: 10 connections, 5 threads, 169 ms in the app and 357 ms from outside, nearly all
+  # of it the wait for a thread. Queueing accounts for it: no flag.
+  def test_queueing_is_not_flagged_as_time_the_app_cannot_see
+    agent = [{ "kind" => "agent", "t" => 5.0, "pid" => 1, "requests" => 3, "in_app_ms" => [168.0, 169.0, 170.0],
+               "body_ms" => [nil, nil, nil], "chunks" => [1, 1, 1], "queue_ms" => [185.0, 187.0, 189.0] }]
+    load = load_result(latency_ms: { p50: 357.0 })
+    app = summarize(totals { |i| { "rss_kb" => 1, "requests" => i } }, agent: agent, load: load).app
+
+    assert_in_delta 356.0, app.outside.server_ms
+    assert_empty app.flags
   end
 
   def test_gc_counts_are_deltas_per_process_summed

@@ -27,6 +27,24 @@ class CompareIntegrationTest < Minitest::Test
 
     assert_equal 3, twin["repeats"]
     refute twin.dig("vs_baseline", "significant"), "A/A came out different: #{twin['vs_baseline'].inspect}"
+    refute twin.dig("vs_baseline", "cpu_significant"), "A/A CPU came out different: #{twin['vs_baseline'].inspect}"
+    assert_operator twin.dig("cpu_ms_per_request", "median"), :>, 0
+    assert_equal 2, twin.dig("cpu_ms_per_request", "ci").size
+    assert_equal 2, twin.dig("vs_baseline", "cpu_pct_ci").size
+    assert_kind_of Float, twin.dig("vs_baseline", "cpu_pct")
+  end
+
+  # Too narrow to reach in the budget: rounds are added while the budget allows one more, then what stayed too wide
+  # is named.
+  def test_until_resolved_adds_interleaved_rounds_until_the_budget_is_spent
+    summary = compare(File.join(APPS, "stable"), "--allocators", "glibc,glibc", "--repeat", "2", "--duration", "1",
+                      "--until-resolved", "0.01", "--budget", "25s")
+    repeats = summary["configs"].map { |config| config["repeats"] }
+
+    assert_operator repeats.min, :>, 2, "at least one round added"
+    assert_equal repeats.min, repeats.max, "rounds are whole: every configuration once"
+    refute summary.dig("resolution", "resolved")
+    assert(summary.dig("resolution", "unresolved").any? { |line| line.start_with?("glibc#2 memory: ±") })
   end
 
   def test_on_the_demo_app_configurations_whose_memory_differs_are_told_apart_and_recomputable

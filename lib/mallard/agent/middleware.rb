@@ -14,21 +14,34 @@ module Mallard
       def call(env)
         return @app.call(env) unless @recorder
 
+        queue_ms = queued_ms(env["HTTP_X_REQUEST_START"])
         started = Process.clock_gettime(Process::CLOCK_MONOTONIC, :float_millisecond)
         status, headers, body = @app.call(env)
         returned = Process.clock_gettime(Process::CLOCK_MONOTONIC, :float_millisecond)
-        [status, headers, wrap(body, started, returned)]
+        [status, headers, wrap(body, started, returned, queue_ms)]
       end
 
       private
 
+      # The wait between the moment the client sent the request ("t=" and microseconds since the epoch, as
+      # mallard's load clients and routers such as Heroku's write it) and this call: the request's queueing for a
+      # free server thread, which no in-app timer sees. nil without the header, or with one in another form.
+      def queued_ms(header)
+        return unless header&.start_with?("t=")
+
+        sent_us = header.byteslice(2, 20).to_i
+        return unless sent_us.positive?
+
+        (Process.clock_gettime(Process::CLOCK_REALTIME, :microsecond) - sent_us) / 1000.0
+      end
+
       # An Array body goes back untouched: servers treat arrays specially (Puma sets Content-Length
       # from them instead of chunking), and a wrapper would change the very response being measured.
       # Its chunks are counted here; the time to write it is the server's and goes unmeasured (nil).
-      def wrap(body, started, returned)
-        return Body.new(body, started, returned, @recorder) unless body.instance_of?(Array)
+      def wrap(body, started, returned, queue_ms)
+        return Body.new(body, started, returned, queue_ms, @recorder) unless body.instance_of?(Array)
 
-        @recorder.record(returned - started, nil, body.size)
+        @recorder.record(returned - started, nil, body.size, queue_ms)
         body
       end
 
@@ -41,8 +54,9 @@ module Mallard
         FORWARDED_ONLY = %i[each to_ary].freeze
 
         # started and returned: monotonic milliseconds around the app's call.
-        def initialize(body, started, returned, recorder)
+        def initialize(body, started, returned, queue_ms, recorder)
           @body = body
+          @queue_ms = queue_ms
           @in_app_ms = returned - started
           @returned = returned
           @recorder = recorder
@@ -101,7 +115,7 @@ module Mallard
           return if @recorded
 
           @recorded = true
-          @recorder.record(@in_app_ms, clock - (@started || @returned), @chunks)
+          @recorder.record(@in_app_ms, clock - (@started || @returned), @chunks, @queue_ms)
         end
 
         def clock

@@ -14,8 +14,9 @@ module Mallard
     # Here only the one long-lived String and the caller's long-lived buffers are held; each number's text is
     # garbage as soon as it is appended.
     class RecordLine
-      # The three per-unit columns: a web app's requests, or a job worker's jobs (JobMiddleware).
-      REQUEST_COLUMNS = %w[in_app_ms body_ms chunks].freeze
+      # The per-unit columns: a web app's requests (queue_ms: the wait before the app got one, from the
+      # X-Request-Start its client sent), or a job worker's jobs (JobMiddleware).
+      REQUEST_COLUMNS = %w[in_app_ms body_ms chunks queue_ms].freeze
       JOB_COLUMNS = %w[job_ms queue_ms failed].freeze
 
       def initialize(columns: REQUEST_COLUMNS)
@@ -24,7 +25,8 @@ module Mallard
       end
 
       # @param time [Float] seconds since mallard's origin
-      # @param samples [Array] flat (in_app_ms, body_ms, chunks) triples; the first `count` are read
+      # @param samples [Array] flat rows of Recorder::FIELDS values (in_app_ms, body_ms, chunks, queue_ms); the
+      #   first `count` rows are read
       # @param sampled [Boolean] whether a reservoir thinned the interval's requests down to the samples
       # @param requests [Integer] units of work finished so far: requests, or a job worker's jobs
       # @param jobs [Array(Integer, Integer), nil] a job worker's jobs running at this moment, and jobs failed so far
@@ -49,6 +51,10 @@ module Mallard
         column(@columns[0], samples, count, 0) { |ms| ms.round(3).to_s }
         column(@columns[1], samples, count, 1) { |ms| ms.nil? ? "null" : ms.round(3).to_s }
         column(@columns[2], samples, count, 2, &:to_s)
+        # A request's wait is known only when its client sent X-Request-Start: the column is left out otherwise.
+        return unless @columns[3] && (0...count).any? { |row| samples[(row * Recorder::FIELDS) + 3] }
+
+        column(@columns[3], samples, count, 3) { |ms| ms.nil? ? "null" : ms.round(3).to_s }
       end
 
       def column(name, samples, count, field)

@@ -13,8 +13,8 @@ module Mallard
       # Per interval: enough for percentiles (1,000 a second at 0.5 s), few enough that serialising them
       # every interval, which holds the GVL inside the server, stays cheap.
       SAMPLE_CAP = 500
-      # in_app_ms, body_ms, chunks: kept in one flat array so recording a request allocates nothing.
-      FIELDS = 3
+      # in_app_ms, body_ms, chunks, queue_ms: kept in one flat array so recording a request allocates nothing.
+      FIELDS = 4
       # At exit, how long to wait for the thread to finish a write it has already begun.
       JOIN_TIMEOUT = 2
 
@@ -42,13 +42,14 @@ module Mallard
       # The request path: counters and three stores into a preallocated buffer, under the lock. Past
       # sample_cap requests in one interval it becomes a reservoir sample, so the record still represents
       # the whole interval.
-      def record(in_app_ms, body_ms, chunks)
+      # queue_ms: a request's wait before the app got it, when its client said when it left (nil otherwise).
+      def record(in_app_ms, body_ms, chunks, queue_ms = nil)
         @lock.synchronize do
           @requests += 1
           @failures += 1 if @jobs && chunks == 1 # a job's third column is whether it raised
           @seen += 1
           slot = @seen <= @sample_cap ? @seen - 1 : @random.rand(@seen)
-          store(slot * FIELDS, in_app_ms, body_ms, chunks) if slot < @sample_cap
+          store(slot * FIELDS, in_app_ms, body_ms, chunks, queue_ms) if slot < @sample_cap
         end
       end
 
@@ -149,10 +150,11 @@ module Mallard
       private
 
       # Element by element: a slice assignment would allocate an array on every request.
-      def store(at, in_app_ms, body_ms, chunks)
+      def store(at, in_app_ms, body_ms, chunks, queue_ms)
         @buffer[at] = in_app_ms
         @buffer[at + 1] = body_ms
         @buffer[at + 2] = chunks
+        @buffer[at + 3] = queue_ms
       end
 
       def reset

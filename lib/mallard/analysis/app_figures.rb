@@ -2,9 +2,21 @@
 
 module Mallard
   module Analysis
-    # What the agent's middleware saw inside the app, set against what the load tool saw from
-    # outside. Time the in-app timer misses (a body written line by line, queueing) shows up
-    # as the gap between the two.
+    # What the agent's middleware saw inside the app, set against what the load tool saw from outside.
+    #
+    # A request's time from outside splits into its wait before the app got it (queue_ms, from the X-Request-Start
+    # header mallard's load clients send), the app's own time (in_app_ms: what an in-app timer such as Rails' log
+    # line reports), the body's iteration and writing (body_ms) and the rest (the server after the body, the
+    # network). The agent sees the first three of each request it samples, so the server's time of a request is
+    # their sum; the rest is the median from outside less the median of those sums. Medians, because wrk's mean
+    # and upper percentiles include its correction for coordinated omission (synthetic samples for responses slower
+    # than the connections' pace), which no in-app figure has.
+    #
+    # Queueing is not a finding: with 10 connections and 5 server threads each request waits for a free thread
+    # about as long as the app works on one (Little's law: 10 / 5 × 169 ms ≈ 338 ms from outside, where the app
+    # saw 169), and that is the load's shape, not the app's cost. What is flagged is the time beyond queueing and
+    # the app's own — a body written line by line (1,300 writes cost one app 150 ms a request), a slow server —
+    # when it is both large next to the app's time and above a few milliseconds.
     module AppFigures
       CHUNKY_RESPONSE = 100 # chunks: each is its own write to the socket
       GAP_RATIO = 2.0
@@ -20,11 +32,13 @@ module Mallard
         return if in_app.empty?
 
         body = agent_records.flat_map { |r| r.body_ms || [] }.compact # nil: an Array body, written by the server
+        queue = agent_records.flat_map { |r| r.queue_ms || [] }.compact
         chunks = agent_records.flat_map { |r| r.chunks || [] }
         app = Summary::App.new(requests_recorded: in_app.size, in_app_ms: percentiles(in_app),
-                               body_ms: percentiles(body),
-                               chunks_per_response: { "p50" => Statistics.median(chunks), "max" => chunks.max })
-        app.flags = [chunk_flag(app), gap_flag(app, load)].compact
+                               body_ms: percentiles(body), queue_ms: percentiles(queue),
+                               chunks_per_response: { "p50" => Statistics.median(chunks), "max" => chunks.max },
+                               outside: outside(load, agent_records, queued: queue.any?))
+        app.flags = [chunk_flag(app), gap_flag(app)].compact
         app
       end
 
@@ -32,6 +46,30 @@ module Mallard
         Summary::Percentiles.new(**%i[p50 p90 p99].to_h do |name|
           [name, Statistics.percentile(values, Integer(name[1..]))&.round(3)]
         end)
+      end
+
+      # The median request from outside, in parts (medians of each); nil without the load tool's figures.
+      # queue_ms is nil when no request said when it left: queueing then stays in rest_ms.
+      def outside(load, records, queued:)
+        external = load&.latency_ms&.fetch(:p50, nil)
+        return unless external&.positive?
+
+        server = Statistics.median(records.flat_map { |record| server_times(record) })
+        Summary::Outside.new(external_ms: external.round(3), server_ms: server.round(3),
+                             queue_ms: (median_of(records, :queue_ms) if queued),
+                             in_app_ms: median_of(records, :in_app_ms), body_ms: median_of(records, :body_ms) || 0.0,
+                             rest_ms: (external - server).round(3))
+      end
+
+      # Each request's time in the server: its queueing, the app's time and the body's, none missing counted as 0.
+      def server_times(record)
+        queue = record.queue_ms || []
+        body = record.body_ms || []
+        record.in_app_ms.each_with_index.map { |in_app, i| in_app + queue[i].to_f + body[i].to_f }
+      end
+
+      def median_of(records, column)
+        Statistics.median(records.flat_map { |record| record.public_send(column) || [] }.compact)&.round(3)
       end
 
       def chunk_flag(app)
@@ -42,15 +80,26 @@ module Mallard
           "in-app timer sees — build the body as one string or a few large chunks"
       end
 
-      def gap_flag(app, load)
-        external = load&.latency_ms&.fetch(:p50, nil)
-        in_app = app.in_app_ms.p50
-        return unless external && in_app && external > in_app * GAP_RATIO && external - in_app > GAP_MIN_MS
+      # Time outside the app's timer beyond queueing: the body's, and what the server and network add after it.
+      def gap_flag(app)
+        parts = app.outside
+        return unless parts
 
-        format("requests take %.1f ms (median) from outside but %.1f ms inside the app: %.1f ms is spent " \
-               "where the app's own timer cannot see it (body writing: %.1f ms, queueing, the server)",
-               external, in_app, external - in_app, app.body_ms.p50.to_f)
+        unseen = parts.body_ms + [parts.rest_ms, 0].max
+        return unless unseen > parts.in_app_ms * (GAP_RATIO - 1) && unseen > GAP_MIN_MS
+
+        format("requests take %.1f ms (median) from outside and %.1f ms inside the app%s: %.1f ms is spent where " \
+               "the app's own timer cannot see it (body writing: %.1f ms; the server and the network: %.1f ms)",
+               parts.external_ms, parts.in_app_ms, queueing(parts), unseen, parts.body_ms, [parts.rest_ms, 0].max)
       end
+
+      def queueing(parts)
+        return " (queueing was not measured: the client sent no X-Request-Start)" unless parts.queue_ms
+
+        format(", after %.1f ms waiting for a free server thread", parts.queue_ms)
+      end
+
+      private_class_method :outside, :server_times, :median_of, :chunk_flag, :gap_flag, :queueing
     end
   end
 end

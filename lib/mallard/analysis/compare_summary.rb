@@ -11,13 +11,19 @@ module Mallard
       # @param outcome [Run::Outcome]
       # @param target [Run::TargetInfo]
       # @return [Summary::Compare]
-      def call(rows:, outcome:, run_dir:, target:)
+      # @param until_resolved [Float, nil] compare --until-resolved: the half-width every interval should be under
+      def call(rows:, outcome:, run_dir:, target:, until_resolved: nil)
         comparison = Comparison.call(rows, baseline: rows.first&.name || "glibc")
         outcome = judged_outcome(outcome, comparison)
         Summary::Compare.new(schema_version: Run::Directory::SCHEMA_VERSION, kind: "compare", **outcome.to_h,
                              run_dir: run_dir, target: target, baseline: comparison[:baseline],
                              metric: comparison[:metric], configs: comparison[:configs],
-                             recommendation: recommendation(outcome, comparison, jobs: target&.jobs?), rows: rows)
+                             recommendation: recommendation(outcome, comparison, jobs: target&.jobs?), rows: rows,
+                             resolution: resolution(comparison, until_resolved))
+      end
+
+      def resolution(comparison, pct)
+        Resolution.call(comparison[:configs], pct: pct, baseline: comparison[:baseline]) if pct
       end
 
       # The summary of a stored comparison. Its figures come from its soak runs' summaries as they ended, so a
@@ -57,7 +63,7 @@ module Mallard
         Summary::Recommendation.from_h(Recommendation.call(comparison, jobs: jobs))
       end
 
-      private_class_method :without_summary, :judged_outcome, :recommendation
+      private_class_method :resolution, :without_summary, :judged_outcome, :recommendation
     end
   end
 end

@@ -23,7 +23,13 @@ module Mallard
         # A baseline that failed part-way is no reference: nothing is compared with it.
         reference_series = series(reference.runs, metric) if reference && !reference.failed
         configs = rows.map { |row| config(row, metric, row.equal?(reference) ? nil : reference_series) }
-        { baseline: baseline, metric: metric, configs: configs }
+        { baseline: baseline, metric: metric, configs: configs, front: front(rows, metric) }
+      end
+
+      # The configurations no other beats on every resolved figure (ParetoFront), among those measured as named.
+      def front(rows, metric)
+        measured = rows.select { |row| row.available && row.verified && !row.failed && row.runs.any? }
+        ParetoFront.call(measured.to_h { |row| [row.name, series(row.runs, metric)] })
       end
 
       def config(row, metric, reference_series)
@@ -31,11 +37,15 @@ module Mallard
         Summary::Config.new(
           name: row.name, available: row.available, verified: row.verified, failed: row.failed,
           repeats: row.runs.size, unavailable_reason: row.unavailable_reason, output_tail: row.output_tail,
-          steady_rss_kb: estimate(own[:memory], values: true), peak_rss_kb: estimate(column(row.runs, :peak_rss_kb)),
-          rps: estimate(own[:rps]), latency_ms: latency(row.runs, own), errors: errors(row.runs),
-          **verdicts(row.runs), invalid_runs: row.invalid_runs.size,
+          **estimates(row.runs, own), errors: errors(row.runs), **verdicts(row.runs),
+          invalid_runs: row.invalid_runs.size,
           vs_baseline: (versus(own, reference_series) if row.runs.any? && reference_series)
         )
+      end
+
+      def estimates(runs, own)
+        { steady_rss_kb: estimate(own[:memory], values: true), peak_rss_kb: estimate(column(runs, :peak_rss_kb)),
+          rps: estimate(own[:rps]), latency_ms: latency(runs, own), cpu_ms_per_request: estimate(own[:cpu]) }
       end
 
       # Memory's and the live set's, run by run.
@@ -53,12 +63,13 @@ module Mallard
       end
 
       def versus(own, reference)
-        memory, rps, p99 = %i[memory rps p99].map { |key| Change.call(own[key], reference[key]) }
+        memory, rps, p99, cpu = %i[memory rps p99 cpu].map { |key| Change.call(own[key], reference[key]) }
         Summary::Versus.new(rss_pct: memory.pct, rss_pct_ci: memory.ci, significant: memory.significant,
                             rss_finding: memory.finding, rps_pct: rps.pct, rps_pct_ci: rps.ci,
                             rps_significant: rps.significant, rps_finding: rps.finding, p99_pct: p99.pct,
                             p99_pct_ci: p99.ci, p99_significant: p99.significant, p99_finding: p99.finding,
-                            note: memory.note)
+                            cpu_pct: cpu.pct, cpu_pct_ci: cpu.ci, cpu_significant: cpu.significant,
+                            cpu_finding: cpu.finding, note: memory.note)
       end
 
       def estimate(figures, values: false)
@@ -67,7 +78,8 @@ module Mallard
       end
 
       def series(runs, metric)
-        { memory: column(runs, metric.to_sym), rps: column(runs, :rps), p99: column(runs, :p99_ms) }
+        { memory: column(runs, metric.to_sym), rps: column(runs, :rps), p99: column(runs, :p99_ms),
+          cpu: column(runs, :cpu_ms_per_request) }
       end
 
       # Missing figures (a run without load has no rps) are left out rather than counted as zero.
@@ -75,7 +87,8 @@ module Mallard
         runs.map { |run| run[key] }.grep(Numeric)
       end
 
-      private_class_method :config, :verdicts, :latency, :errors, :versus, :estimate, :series, :column
+      private_class_method :front, :config, :estimates, :verdicts, :latency, :errors, :versus, :estimate, :series,
+                           :column
     end
   end
 end

@@ -16,8 +16,17 @@ module Mallard
         Summary::Load.new(tool: load.tool, requests: load.requests, duration_s: load.duration_s,
                           rps: load.rps&.round(1), latency_ms: Summary::Percentiles.new(**load.latency_ms),
                           errors: load.errors_total, attempts: attempts(load), error_pct: error_pct(load),
-                          errors_by_kind: load.errors,
-                          status_codes: load.status_codes, interrupted: load.interrupted)
+                          errors_by_kind: load.errors, status_codes: load.status_codes, interrupted: load.interrupted,
+                          target_rate: load.target_rate, late_pct: late_pct(load)&.round(2),
+                          max_late_ms: load.max_late_ms&.round(1))
+      end
+
+      # An open loop's requests that left later than their schedule, as a share of those sent; nil in a closed loop.
+      def late_pct(load)
+        return unless load&.target_rate && load&.late
+
+        sent = attempts(load)
+        sent.positive? ? 100.0 * load.late / sent : 0.0
       end
 
       def attempts(load)

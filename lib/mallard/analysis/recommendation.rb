@@ -3,39 +3,65 @@
 module Mallard
   module Analysis
     # Picks the configuration to deploy from a Comparison: the one using least memory among those that use
-    # detectably less than the baseline, work, and cost neither throughput nor p99 latency detectably.
+    # detectably less than the baseline, work, cost neither throughput, p99 latency nor CPU time per request
+    # detectably, and are not beaten on every resolved figure by another (ParetoFront).
     #
     # Only significant changes count, both for the memory saving and for the costs. A saving that the interval
     # does not separate from zero is not one to act on; a cost is held against a candidate only once measured,
-    # so noise in req/s cannot veto a real saving.
+    # so noise in req/s cannot veto a real saving. Memory comes first (mallard is asked which configuration
+    # shrinks the app), but gains are reported as well as costs: when configurations trade memory against
+    # throughput, latency or CPU, the trade-offs list each one no other beats, with what it gains and gives up,
+    # and the reason says why the recommended one was chosen over them.
     module Recommendation
       MINUS = "−"
       METRIC_LABELS = { "steady_pss_kb" => "steady-state PSS", "steady_rss_kb" => "steady-state RSS" }.freeze
       # What throughput and p99 latency are of: requests, or a job worker's jobs and their wait in the queue.
-      WORK = { rate: "req/s", latency: "p99 latency" }.freeze
-      JOB_WORK = { rate: "jobs/s", latency: "p99 queue wait" }.freeze
+      WORK = { rate: "req/s", latency: "p99 latency", cpu: "CPU per request" }.freeze
+      JOB_WORK = { rate: "jobs/s", latency: "p99 queue wait", cpu: "CPU per job" }.freeze
+      # Each figure of a comparison's row against the baseline: its change, interval, significance, which way is
+      # better, and its label's key.
+      FIGURES = [%i[rss_pct rss_pct_ci significant lower memory],
+                 %i[rps_pct rps_pct_ci rps_significant higher rate],
+                 %i[p99_pct p99_pct_ci p99_significant lower latency],
+                 %i[cpu_pct cpu_pct_ci cpu_significant lower cpu]].freeze
 
       module_function
 
       # @param comparison [Hash] as returned by Comparison.call
       # @param jobs [Boolean] a job worker's comparison
-      # @return [Hash] { name:, reason:, rejected: [{ name:, why: }] } (how to deploy it is the views' to render,
-      #   from the catalog: Report::DeploySnippets)
+      # @return [Hash] { name:, reason:, rejected: [{ name:, why: }], trade_offs: [{ name:, gains:, costs: }] } (how
+      #   to deploy it is the views' to render, from the catalog: Report::DeploySnippets)
       def call(comparison, jobs: false)
         baseline = comparison[:baseline]
         return without_baseline(baseline) unless usable_baseline?(comparison)
 
-        work = jobs ? JOB_WORK : WORK
-        candidates = comparison[:configs].select { |config| candidate?(config) }
-                                         .sort_by { |config| config[:steady_rss_kb][:median] }
-        rejected = candidates.filter_map { |config| (why = costs(config, work)) && { name: config[:name], why: why } }
-        # Every candidate below the winner was rejected, in the same order: those are the ones passed over.
-        place = candidates.index { |config| rejected.none? { |entry| entry[:name] == config[:name] } }
-        return none(baseline, rejected) unless place
+        work = (jobs ? JOB_WORK : WORK).merge(memory: METRIC_LABELS.fetch(comparison[:metric]))
+        front = comparison[:front] || comparison[:configs].map { |config| config[:name] }
+        winner, rejected, passed_over = weigh(comparison, front, work)
+        trade_offs = trade_offs(comparison, front, work)
+        return none(baseline, rejected).merge(trade_offs: trade_offs) unless winner
 
-        winner = candidates[place]
-        { name: winner[:name], reason: winning_reason(comparison, winner, rejected.first(place), work),
-          rejected: rejected }
+        { name: winner[:name], reason: winning_reason(comparison, winner, passed_over, work, trade_offs),
+          rejected: rejected, trade_offs: trade_offs }
+      end
+
+      # The winner (the first candidate, least memory first, that costs nothing measurable and is in the front), the
+      # candidates rejected with why — every one with a cost, and those beaten that used less memory than the
+      # winner — and of those, the ones that used less memory than the winner (passed over).
+      def weigh(comparison, front, work)
+        candidates = candidates(comparison)
+        place = candidates.index { |config| costs(config, work).nil? && front.include?(config[:name]) }
+        place ||= candidates.size
+        rejected = candidates.each_with_index.filter_map do |config, index|
+          why = costs(config, work) || (beaten(config, front) if index < place)
+          { name: config[:name], why: why, index: index } if why
+        end
+        passed_over = rejected.select { |entry| entry[:index] < place }
+        [candidates[place], rejected.map { |entry| entry.except(:index) }, passed_over]
+      end
+
+      def candidates(comparison)
+        comparison[:configs].select { |config| candidate?(config) }.sort_by { |config| config[:steady_rss_kb][:median] }
       end
 
       def usable_baseline?(comparison)
@@ -50,29 +76,77 @@ module Mallard
           !versus.nil? && versus[:significant] && versus[:rss_pct].negative?
       end
 
-      # @return [String, nil] what the candidate costs, nil when nothing detectable
+      # @return [String, nil] what the candidate costs (throughput, latency, CPU), nil when nothing detectable
       def costs(config, work)
-        versus = config[:vs_baseline]
-        slower = versus[:rps_significant] && versus[:rps_pct].negative?
-        laggier = versus[:p99_significant] && versus[:p99_pct].positive?
-        found = []
-        found << change(versus[:rps_pct], versus[:rps_pct_ci], work[:rate]) if slower
-        found << change(versus[:p99_pct], versus[:p99_pct_ci], work[:latency]) if laggier
+        found = moves(config[:vs_baseline], work, better: false).to_h.except(:memory).values
         found.join(" and ") unless found.empty?
       end
 
-      def winning_reason(comparison, winner, passed_over, work)
+      def beaten(config, front)
+        return if front.include?(config[:name])
+
+        "another configuration is as good on every resolved figure and better on at least one"
+      end
+
+      # [[label key, "−12% req/s (95% CI …)"], …]: the resolved changes that are gains (better: true) or costs.
+      def moves(versus, work, better:)
+        FIGURES.filter_map do |pct, ci, significant, direction, label|
+          next unless versus[significant] && versus[pct]
+
+          gain = direction == :lower ? versus[pct].negative? : versus[pct].positive?
+          [label, change(versus[pct], versus[ci], work[label])] if gain == better
+        end
+      end
+
+      # The front's members other than the baseline that resolve any change, with their gains and costs; empty when
+      # there is nothing to weigh (at most one such member, gaining only memory).
+      def trade_offs(comparison, front, work)
+        members = comparison[:configs].select { |config| front.include?(config[:name]) && config[:vs_baseline] }
+        entries = members.filter_map { |config| trade_off(config, work) }
+        entries.size > 1 || entries.any? { |entry| beyond_memory?(entry) } ? entries : []
+      end
+
+      def trade_off(config, work)
+        gains = moves(config[:vs_baseline], work, better: true)
+        costs = moves(config[:vs_baseline], work, better: false)
+        return if gains.empty? && costs.empty?
+
+        { name: config[:name], gains: gains.map(&:last), costs: costs.map(&:last), keys: gains.map(&:first) }
+      end
+
+      # keys: the figures an entry gains on (Summary::TradeOff keeps only the sentences).
+      def beyond_memory?(entry) = (entry[:keys] - [:memory]).any?
+
+      def winning_reason(comparison, winner, passed_over, work, trade_offs)
         versus = winner[:vs_baseline]
-        saving = change(versus[:rss_pct], versus[:rss_pct_ci], METRIC_LABELS.fetch(comparison[:metric]))
+        saving = change(versus[:rss_pct], versus[:rss_pct_ci], work[:memory])
         sentence = "#{winner[:name]} used less memory than #{comparison[:baseline]}: #{saving}"
-        # Without load there is no req/s or latency to have lost; claim only what was measured.
-        if versus[:rps_pct] || versus[:p99_pct]
-          sentence += ", with no detectable loss of #{work[:rate]} or rise in #{work[:latency]}"
-        end
+        # Without load there is no req/s, latency or CPU per request to have lost; claim only what was measured.
+        sentence += ", with no detectable #{unharmed(versus, work)}" if versus[:rps_pct] || versus[:p99_pct]
         passed_over.each do |entry|
-          sentence += "; #{entry[:name]} used less still but was passed over for #{entry[:why]}"
+          sentence += "; #{entry[:name]} used less still but was passed over: #{entry[:why]}"
         end
-        "#{sentence}."
+        "#{sentence}.#{other_sides(winner, trade_offs)}"
+      end
+
+      def unharmed(versus, work)
+        return "loss of #{work[:rate]} or rise in #{work[:latency]}" unless versus[:cpu_pct]
+
+        "loss of #{work[:rate]}, rise in #{work[:latency]} or in #{work[:cpu]}"
+      end
+
+      # Why the winner over the trade-offs' other members: memory first, among what costs nothing measurable.
+      def other_sides(winner, trade_offs)
+        others = trade_offs.select { |entry| entry[:name] != winner[:name] && beyond_memory?(entry) }
+        return "" if others.empty?
+
+        alternatives = others.map { |entry| "#{entry[:name]} gains #{entry[:gains].join(', ')}#{given_up(entry)}" }
+        " It is recommended because memory comes first among configurations without a measured cost; " \
+          "#{alternatives.join('; ')}: choose it instead if that matters more here."
+      end
+
+      def given_up(entry)
+        entry[:costs].empty? ? "" : " for #{entry[:costs].join(', ')}"
       end
 
       def none(baseline, rejected)
@@ -104,8 +178,10 @@ module Mallard
         (value.negative? ? MINUS : "+") + text
       end
 
-      private_class_method :usable_baseline?, :candidate?, :costs, :winning_reason, :none,
-                           :without_baseline, :change, :signed
+      private_class_method :weigh, :usable_baseline?, :candidate?, :costs, :beaten, :moves, :trade_offs, :trade_off,
+                           :beyond_memory?, :winning_reason, :unharmed, :other_sides, :given_up, :none,
+                           :without_baseline, :candidates,
+                           :change, :signed
     end
   end
 end

@@ -17,7 +17,8 @@ module Mallard
     #   on the samples themselves would count one slow wander as dozens of independent readings and call noise
     #   a change; batch means several samples long are much closer to independent, and their few df widen the
     #   interval honestly. Fewer than 6 steady samples in a run (k < 2): no interval.
-    # - soak vs soak, peak_rss_kb, rps, p99_ms: one figure per run, no distribution: the change without interval.
+    # - soak vs soak, peak_rss_kb, rps, p99_ms, cpu_ms_per_request: one figure per run, no distribution: the change
+    #   without interval.
     #
     # Limits, measured by A/A simulation (AR(1) noise, 1,000 pairs, test/analysis/run_diff_test.rb): with batches
     # long against the correlation (AR 0.5, 120 samples, batches of 12) identical runs are called different 6%
@@ -31,7 +32,7 @@ module Mallard
       SAMPLES_PER_BATCH = 3
       # +1: a rise is worse (memory, latency); -1: a fall is worse (throughput).
       WORSE = { "steady_rss_kb" => 1, "steady_pss_kb" => 1, "peak_rss_kb" => 1, "rps" => -1, "p99_ms" => 1,
-                "boot_rss_kb" => 1 }.freeze
+                "cpu_ms_per_request" => 1, "boot_rss_kb" => 1 }.freeze
       METRICS = (WORSE.keys - %w[boot_rss_kb]).freeze
       # Two boot runs (`mallard boot`) are compared on their total, and on each gem's share.
       BOOT_METRIC = "boot_rss_kb"
@@ -40,7 +41,7 @@ module Mallard
       # Where a soak's summary holds each metric.
       SOAK_FIGURES = { "steady_rss_kb" => %i[memory steady_rss_kb], "steady_pss_kb" => %i[memory steady_pss_kb],
                        "peak_rss_kb" => %i[memory peak_rss_kb], "rps" => %i[load rps],
-                       "p99_ms" => %i[load latency_ms p99] }.freeze
+                       "p99_ms" => %i[load latency_ms p99], "cpu_ms_per_request" => %i[load cpu_ms_per_request] }.freeze
       # The sample field behind each steady metric.
       STEADY_KEYS = { "steady_rss_kb" => :rss_kb, "steady_pss_kb" => :pss_kb }.freeze
 

@@ -24,7 +24,7 @@ module Mallard
       # @return [Summary::Soak]
       def call(run)
         steady = SteadyWindow.call(run)
-        work = { load: LoadFigures.call(run.load), jobs: JobFigures.call(run) }
+        work = work(run)
         outcome = judged_outcome(run, **work)
         live_set = LiveSet.call(run, from_t: steady.samples.first&.t)
         verdict = verdict(run, steady, live_set) if outcome.status != "failed"
@@ -35,6 +35,19 @@ module Mallard
           app: AppFigures.call(run.agent, run.load), gc: gc(run), live_set: live_set,
           script: script_figures(run), validity: Validity.call(run), series: series(run, verdict, live_set)
         )
+      end
+
+      # What was served, and what each unit of it cost the subject in CPU time.
+      def work(run)
+        load = LoadFigures.call(run.load)
+        jobs = JobFigures.call(run)
+        cost = CpuCost.call(run, jobs ? jobs.processed : load&.requests)
+        if jobs
+          jobs.cpu_s, jobs.cpu_ms_per_job = cost.values_at(:cpu_s, :ms_per_unit)
+        elsif load
+          load.cpu_s, load.cpu_ms_per_request = cost.values_at(:cpu_s, :ms_per_unit)
+        end
+        { load: load, jobs: jobs }
       end
 
       def series(run, verdict, live_set)
@@ -114,7 +127,8 @@ module Mallard
                             final_rss_kb: run.totals.last&.rss_kb)
       end
 
-      private_class_method :judged_outcome, :failed_share, :series, :verdict, :memory_verdict, :kind, :gc, :memory,
+      private_class_method :work, :judged_outcome, :failed_share, :series, :verdict, :memory_verdict, :kind, :gc,
+                           :memory,
                            :per_process, :script_figures
     end
   end

@@ -11,6 +11,8 @@ module Mallard
       MIN_FAIR_SHARE = 0.25
       # Other processes using more than half a core on average compete with the subject and the load tool.
       MAX_FOREIGN_CORES = 0.5
+      # An open loop whose requests left late this often did not hold its rate: the app could not keep up.
+      MAX_LATE_PCT = 5.0
 
       module_function
 
@@ -19,7 +21,8 @@ module Mallard
       def call(run)
         served = requests_per_worker(run)
         foreign = foreign_cores(run.load_totals)
-        Summary::Validity.new(problems: [starved_workers(served), busy_machine(foreign)].compact,
+        problems = [starved_workers(served), busy_machine(foreign), behind_rate(run.load)].compact
+        Summary::Validity.new(problems: problems,
                               requests_per_process: served.transform_keys(&:to_s), foreign_cores: foreign)
       end
 
@@ -35,6 +38,16 @@ module Mallard
 
         foreign = (last.machine_cpu_s - first.machine_cpu_s) - (last.own_cpu_s - first.own_cpu_s)
         [foreign / seconds, 0.0].max.round(3)
+      end
+
+      # Its latency would describe a load other than the one asked for: wrk times a request from when it left.
+      def behind_rate(load)
+        late = LoadFigures.late_pct(load)
+        return unless late && late > MAX_LATE_PCT
+
+        format("the app could not keep up with --rate %g: %.1f%% of requests left late (up to %.0f ms), so the " \
+               "latency figures understate the wait at that rate; lower --rate or add --concurrency",
+               load.target_rate, late, load.max_late_ms)
       end
 
       def busy_machine(foreign)

@@ -16,8 +16,10 @@ module Mallard
         #{MeasureOptions::TARGETS}
       TEXT
 
-      # Runs go one after another: more than this is days of soaking, a typo rather than a plan.
-      MAX_REPEAT = 100
+      MAX_REPEAT = Experiments::Compare::MAX_ROUNDS
+      DEFAULT_BUDGET_S = 600
+      # --budget's units.
+      UNITS = { "s" => 1, "m" => 60, "h" => 3600 }.freeze
 
       def initialize(out:, err:, env:)
         super
@@ -48,8 +50,10 @@ module Mallard
         @run_dir = run_dir = Run::Directory.create(command: "compare", out: @cli[:out])
         @err.puts "mallard: comparing #{configs.join(', ')} × #{@cli[:repeat]} on #{Text.printable(target.describe)}"
         @err.puts "mallard: run directory #{Text.printable(run_dir.path)}"
+        @err.puts "mallard: #{@measure.soak.cpu_layout.description}"
         Experiments::Compare.new(target: target, options: @measure.soak, configs: configs, repeat: @cli[:repeat],
-                                 run_dir: run_dir, reporter: reporter, command_line: ["compare", *argv])
+                                 run_dir: run_dir, reporter: reporter, command_line: ["compare", *argv],
+                                 until_resolved: @cli[:until_resolved], budget_s: @cli[:budget_s] || DEFAULT_BUDGET_S)
       end
 
       # Every configuration in the catalog unless told otherwise; unavailable ones stay in the
@@ -76,7 +80,28 @@ module Mallard
         end
         raise UsageError, "--allocators lists no configuration; name one or more, or leave it out" if configs.empty?
 
+        check_resolution
+
         configs.each { |name| Allocators::Catalog.default.fetch(name) } # a name twice is an A/A row, not a typo
+      end
+
+      def check_resolution
+        pct = @cli[:until_resolved]
+        if pct && !(pct.finite? && pct.positive? && pct < 100)
+          raise UsageError, "--until-resolved takes a half-width in points, more than 0 and under 100, not #{pct}"
+        end
+        return unless @cli[:budget_s] && pct.nil?
+
+        raise UsageError, "--budget goes with --until-resolved (it bounds the repeats that adds)"
+      end
+
+      # "10m", "90s", "1h" or plain seconds.
+      def budget(text)
+        number, unit = text.match(/\A(\d+(?:\.\d+)?)([smh]?)\z/)&.captures
+        seconds = number && (Float(number) * UNITS.fetch(unit.empty? ? "s" : unit))
+        return seconds if seconds&.positive?
+
+        raise UsageError, "--budget takes a duration such as 10m, 90s or 1h, not #{text.inspect}"
       end
 
       # The demo measures its own app: a target given to it would be measured instead, or refused late.
@@ -94,6 +119,12 @@ module Mallard
             @cli[:configs] = list
           end
           opts.on("--repeat N", Integer, "runs per configuration (default 3)") { |v| @cli[:repeat] = v }
+          opts.on("--until-resolved PCT", Float, "add interleaved repeats until every memory and CPU interval " \
+                                                 "against the baseline is narrower than ±PCT points") do |v|
+            @cli[:until_resolved] = v
+          end
+          opts.on("--budget DURATION", "with --until-resolved: stop adding repeats after this long " \
+                                       "(default 10m)") { |v| @cli[:budget_s] = budget(v) }
           @measure.define_output(opts, @cli, "compare")
         end
       end

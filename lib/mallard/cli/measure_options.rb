@@ -97,6 +97,14 @@ module Mallard
         on(opts, "--ruby-client", "use the built-in load client even if wrk is installed") do
           @soak.ruby_client = true
         end
+        on(opts, "--rate N", Float, "open loop: send N requests a second in all, whatever the answers' pace " \
+                                    "(default: closed loop, each connection waits for its answer)") do |v|
+          @soak.rate = v
+        end
+        on(opts, "--cpus SUBJECT:LOAD", "CPU lists for the subject and for the load and sampling (e.g. 1:0), or " \
+                                        "off (default: split the CPUs, a quarter at least one to the load)") do |v|
+          @soak.cpus = v
+        end
       end
 
       def limit_options(opts)

@@ -8,10 +8,10 @@ module Mallard
     class TargetChoice
       PUMA_ONLY = %w[--threads --workers].freeze
       # What a script, run to its end without load, has no use for.
-      LOAD_ONLY = %w[--duration --requests --concurrency --path --paths --ruby-client --max-errors
+      LOAD_ONLY = %w[--duration --requests --concurrency --path --paths --ruby-client --rate --max-errors
                      --boot-timeout].freeze
       # What only an HTTP server's load uses.
-      HTTP_ONLY = %w[--requests --concurrency --path --paths --ruby-client --url].freeze
+      HTTP_ONLY = %w[--requests --concurrency --path --paths --ruby-client --rate --url].freeze
       JOBS_ONLY = %w[--workload --redis --drain-timeout].freeze
 
       # @param subject [Hash] threads:, workers:, url:, script:

@@ -23,10 +23,16 @@ module Mallard
         end
       end
 
+      # Runs go one after another: more rounds than this is days of soaking, a typo rather than a plan. --repeat's
+      # limit, and how far --until-resolved may go.
+      MAX_ROUNDS = 100
+
       # @param configs [Array<String>] catalog names; a repeated name is a second, identical row (A/A)
       # @param command_line [Array<String>] mallard's own arguments, for meta.json
+      # @param until_resolved [Float, nil] add interleaved rounds until every memory and CPU interval against the
+      #   baseline is narrower than ±this many points (Analysis::Resolution), or budget_s is spent
       def initialize(target:, options:, configs:, repeat:, run_dir:, reporter:, catalog: Allocators::Catalog.default,
-                     command_line: [])
+                     command_line: [], until_resolved: nil, budget_s: nil)
         @target = target
         @options = options
         @rows = label(configs).map { |row_label, name| Row.new(row_label, catalog.fetch(name)) }
@@ -36,6 +42,8 @@ module Mallard
         @catalog = catalog
         @command_line = command_line
         @retries = Hash.new(0)
+        @until_resolved = until_resolved
+        @budget_s = budget_s
       end
 
       # @return [Summary::Compare] (also written to summary.json)
@@ -47,12 +55,36 @@ module Mallard
 
       def measure_all
         write_meta
-        @queue = (1..@repeat).flat_map { |index| @rows.select { |row| row.allocator.available? }.product([index]) }
+        @started = Clock.monotonic
+        @rounds = @repeat
+        @queue = rounds(1..@repeat)
         @position = 0
-        measure(*@queue.shift) until @queue.empty? || Signals.received
+        loop do
+          measure(*@queue.shift) until @queue.empty? || Signals.received
+          break if Signals.received || !another_round?
+        end
         finish(Signals.received ? signalled : Run::Outcome.complete)
       rescue SignalException => e
         finish(Run::Outcome.signalled(e))
+      end
+
+      def rounds(indexes)
+        indexes.flat_map { |index| @rows.select { |row| row.allocator.available? }.product([index]) }
+      end
+
+      # --until-resolved: one more interleaved round while an interval is too wide and the budget allows a round as
+      # long as the average so far.
+      def another_round?
+        return false unless @until_resolved && @rounds < MAX_ROUNDS
+
+        unresolved = summary(Run::Outcome.complete).resolution.unresolved
+        elapsed = Clock.monotonic - @started
+        return false if unresolved.empty? || elapsed + (elapsed / @rounds) > @budget_s
+
+        @rounds += 1
+        @reporter.round_added(round: @rounds, unresolved: unresolved)
+        @queue = rounds(@rounds..@rounds)
+        true
       end
 
       def signalled
@@ -126,32 +158,37 @@ module Mallard
       # For a job worker, throughput is jobs/s, latency each job's wait in its queue and errors its failed jobs.
       def figures(summary)
         memory = summary.memory
-        rate, latency, errors = work_figures(summary)
+        rate, latency, errors, cpu = work_figures(summary)
         Summary::RunFigures.new(
           steady_rss_kb: memory.steady_rss_kb, steady_pss_kb: memory.steady_pss_kb, peak_rss_kb: memory.peak_rss_kb,
           processes: memory.processes, rps: rate, p50_ms: latency&.p50, p99_ms: latency&.p99,
           errors: errors, run_dir: summary.run_dir, verdict: summary.verdict&.memory,
-          live_set_verdict: summary.verdict&.live_set, problems: summary.validity&.problems || []
+          live_set_verdict: summary.verdict&.live_set, problems: summary.validity&.problems || [],
+          cpu_ms_per_request: cpu
         )
       end
 
       def work_figures(summary)
         jobs = summary.jobs
-        return [jobs.per_s, jobs.queue_latency_ms, jobs.failed] if jobs
+        return [jobs.per_s, jobs.queue_latency_ms, jobs.failed, jobs.cpu_ms_per_job] if jobs
 
         load = summary.load
-        [load&.rps, load&.latency_ms, load&.errors]
+        [load&.rps, load&.latency_ms, load&.errors, load&.cpu_ms_per_request]
       end
 
       def finish(outcome)
         Signals.deferred do
-          summary = Analysis::CompareSummary.call(rows: @rows.map { |row| plain_row(row) }, outcome: outcome,
-                                                  run_dir: Text.scrub(@run_dir.path),
-                                                  target: Run::TargetInfo.of(@target))
+          summary = summary(outcome)
           @run_dir.write_json("summary.json", summary)
           @reporter.finished(summary)
           summary
         end
+      end
+
+      def summary(outcome)
+        Analysis::CompareSummary.call(rows: @rows.map { |row| plain_row(row) }, outcome: outcome,
+                                      run_dir: Text.scrub(@run_dir.path), target: Run::TargetInfo.of(@target),
+                                      until_resolved: @until_resolved)
       end
 
       def plain_row(row)
@@ -166,6 +203,8 @@ module Mallard
       def write_meta
         @run_dir.write_json("meta.json", Run::Meta.build(command: "compare", argv: @command_line, target: @target,
                                                          options: @options, configs: @rows.map(&:label),
+                                                         cpu_layout: @options.cpu_layout,
+                                                         until_resolved: @until_resolved, budget_s: @budget_s,
                                                          repeat: @repeat))
       end
     end

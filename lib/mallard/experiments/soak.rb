@@ -47,6 +47,7 @@ module Mallard
 
       def measure
         @t0 = Clock.monotonic
+        pin_mallard
         start_subject
         run_workload
         finish(Run::Outcome.complete)
@@ -76,7 +77,7 @@ module Mallard
         @subject = @target.command(env: subject_env, run_dir: @run_dir) # a job worker's Redis starts here
         refuse_port_in_use
         write_meta
-        @subject.start.wait_until_up(timeout: @options.boot_timeout, waiting_for: @target.method(:waiting_for)) do
+        start_pinned.wait_until_up(timeout: @options.boot_timeout, waiting_for: @target.method(:waiting_for)) do
           @target.ready?
         end
         @phases.up_t = clock
@@ -88,6 +89,23 @@ module Mallard
         @phases.outcome = Run::Outcome.failed("boot_failed", e.message)
         Signals.deferred { write_meta }
         raise
+      end
+
+      # mallard's own threads (sampling, the load client's watcher) and everything it starts but the subject (wrk, a
+      # job worker's Redis and workload) run on the load side; shutdown gives mallard its CPUs back.
+      def pin_mallard
+        layout = @options.cpu_layout
+        return unless layout&.pinned
+
+        @own_cpus = Cpus::Affinity.allowed
+        Cpus::Affinity.pin_process(layout.load)
+      end
+
+      def start_pinned
+        layout = @options.cpu_layout
+        return @subject.start unless layout&.pinned
+
+        Cpus::Affinity.with(layout.subject) { @subject.start }
       end
 
       # Something answering before the subject starts would be measured in its place.
@@ -140,6 +158,8 @@ module Mallard
         @phases.load_started_t = clock
         @workload.start(@subject)
         sample_while { @workload.running?(@subject) }
+        # A last tick as the load ends: the subject's CPU time per request is read across the window's ends.
+        @sampler.sample(requests: @agent_log.requests)
         @phases.load_finished_t = clock
         @workload.finish(@subject, @phases)
       end
@@ -205,12 +225,14 @@ module Mallard
           @subject&.stop
           @target.release # after the subject: a job worker's Redis outlives the worker
           @samples&.close
+          Cpus::Affinity.pin_process(@own_cpus) if @own_cpus
         end
       end
 
       def write_meta
         @run_dir.write_json("meta.json", Run::Meta.build(command: @command, argv: @command_line, target: @target,
                                                          options: @options, phases: @phases,
+                                                         cpu_layout: @options.cpu_layout,
                                                          subject_pid: @subject&.pid))
       end
 

@@ -7,7 +7,8 @@ module Mallard
     # #validate! refuses, before anything starts, every value that would make a run unbounded,
     # meaningless or a crash halfway: the careless value costs one line, not a wasted soak.
     SoakOptions = Struct.new(:duration, :requests, :concurrency, :paths, :interval, :boot_timeout,
-                             :allocator, :ruby_client, :max_error_pct, :drain_timeout, keyword_init: true)
+                             :allocator, :ruby_client, :max_error_pct, :drain_timeout, :rate, :cpus,
+                             keyword_init: true)
 
     # Reopened rather than built in Struct.new's block, so that its limits are its own constants.
     class SoakOptions
@@ -23,14 +24,20 @@ module Mallard
       MAX_CONCURRENCY = 10_000
       # More than a day at 100,000 req/s could send: a bigger number is a typo, not a cap.
       MAX_REQUESTS = 10_000_000_000
+      # An open-loop rate beyond what one wrk on loopback can send is a typo, not a plan.
+      MAX_RATE = 1_000_000
       MAX_BOOT_TIMEOUT = 3600
       # Descriptors wrk (or mallard) needs besides its connections: stdio, epoll, the script, logs.
       SPARE_FILES = 32
 
       def self.defaults
         new(duration: 20.0, requests: nil, concurrency: 10, paths: ["/"], interval: 0.5, boot_timeout: 60.0,
-            allocator: nil, ruby_client: false, max_error_pct: 1.0, drain_timeout: 30.0)
+            allocator: nil, ruby_client: false, max_error_pct: 1.0, drain_timeout: 30.0, rate: nil, cpus: nil)
       end
+
+      # Where the subject and the load run (Cpus::Layout), chosen from --cpus by #validate!; not an option itself,
+      # so that options.to_h (meta.json's copy) keeps what the user typed.
+      attr_accessor :cpu_layout
 
       # The default interval, made finer for short runs so that they still get MIN_SAMPLES.
       def self.default_interval(duration)
@@ -41,11 +48,13 @@ module Mallard
       # @param open_files [Integer] the soft limit on open files (wrk and the subject inherit it)
       # @return [self]
       # @raise [UsageError] naming the option and what it accepts
-      def validate!(load: true, open_files: Process.getrlimit(:NOFILE).first)
+      def validate!(load: true, open_files: Process.getrlimit(:NOFILE).first, cpus: Cpus::Affinity.allowed)
+        self.cpu_layout = Cpus::Layout.choose(self.cpus, available: cpus)
         check_duration if load
         check_interval
         return self unless load
 
+        check_rate
         check_samples
         check_concurrency(open_files)
         check_counts
@@ -60,6 +69,17 @@ module Mallard
 
         raise UsageError, "--duration must be between #{MIN_DURATION} s (#{MIN_SAMPLES} samples " \
                           "#{MIN_INTERVAL} s apart) and #{MAX_DURATION} s (a day), not #{duration}"
+      end
+
+      # An open loop needs wrk's delay(): the built-in client sends as fast as its connections allow.
+      def check_rate
+        return if rate.nil?
+        unless rate.finite? && rate.positive? && rate <= MAX_RATE
+          raise UsageError, "--rate must be more than 0 and at most #{MAX_RATE} requests a second, not #{rate}"
+        end
+        return unless ruby_client || !Probe::Wrk.available?
+
+        raise UsageError, "--rate needs wrk (an open loop is paced by wrk's delay()); install wrk or leave --rate out"
       end
 
       def check_interval

@@ -126,10 +126,15 @@ module Mallard
       def send_request(http, path)
         http.start unless http.started?
         started = Clock.monotonic
-        status = http.request(Net::HTTP::Get.new(path, HEADERS)) { |response| discard_body(response) }.code
+        status = http.request(Net::HTTP::Get.new(path, request_start)) { |response| discard_body(response) }.code
         record(Integer(status), Clock.monotonic - started)
       rescue *NETWORK_ERRORS => e
         fail_request(http, e)
+      end
+
+      # The header wrk.lua sends too: when the request left, so the app's agent can tell its wait for a thread.
+      def request_start
+        HEADERS.merge("X-Request-Start" => "t=#{Process.clock_gettime(Process::CLOCK_REALTIME, :microsecond)}")
       end
 
       def discard_body(response)

@@ -33,7 +33,7 @@ module Mallard
       SIGNAL_EVERY = 0.1
       TAIL_LINES = 20
 
-      attr_reader :url, :paths, :duration, :requests, :concurrency, :threads, :log_path, :pid
+      attr_reader :url, :paths, :duration, :requests, :concurrency, :threads, :log_path, :pid, :rate
 
       def self.available?
         SearchPath.include?(EXECUTABLE)
@@ -44,9 +44,11 @@ module Mallard
       # @param threads [Integer, nil] wrk's -t; the default keeps every connection (wrk gives each
       #   thread concurrency / threads connections and drops the remainder)
       # @param timeout [Numeric] seconds before wrk counts a request as timed out
+      # @param rate [Numeric, nil] open loop: requests a second in all (wrk.lua paces them); nil: closed loop
       def initialize(url:, duration:, log_path:, paths: ["/"], requests: nil, concurrency: 10, threads: nil,
-                     timeout: REQUEST_TIMEOUT)
+                     timeout: REQUEST_TIMEOUT, rate: nil)
         @url = url
+        @rate = rate && positive(rate, "rate")
         @paths = checked_paths(paths)
         @duration = positive(duration, "duration")
         @requests = requests && Integer(positive(requests, "requests"))
@@ -122,7 +124,7 @@ module Mallard
 
       def environment
         { "MALLARD_PATHS" => @paths.join("\n"), "MALLARD_REQUESTS" => @requests&.to_s,
-          "MALLARD_THREADS" => @threads.to_s }
+          "MALLARD_THREADS" => @threads.to_s, "MALLARD_RATE" => @rate&.to_s }
       end
 
       private
@@ -187,8 +189,14 @@ module Mallard
           errors: data.fetch("errors").transform_keys(&:to_sym),
           latency_ms: { p50: latency["50"], p90: latency["90"], p99: latency["99"], max: latency["max"],
                         mean: latency["mean"] }.transform_values { |us| us / 1000.0 },
-          status_codes: data.fetch("status_codes"), interrupted: interrupted?
+          status_codes: data.fetch("status_codes"), interrupted: interrupted?, pacing: pacing(data["pacing"])
         )
+      end
+
+      def pacing(data)
+        return {} unless @rate && data
+
+        { target_rate: @rate, late: data.fetch("late"), max_late_ms: data.fetch("max_late_us") / 1000.0 }
       end
 
       # SIGINT means "stop and report" only once wrk has installed its handler, after starting its

@@ -37,6 +37,13 @@ module Mallard
         say(label, "failed: #{Text.printable(reason)}")
       end
 
+      # --until-resolved adds a round: which intervals are still too wide.
+      def round_added(round:, unresolved:)
+        shown = unresolved.first(3).map { |line| Text.printable(line) }
+        shown << "#{unresolved.size - 3} more" if unresolved.size > 3
+        @io.puts "mallard: adding round #{round}: not resolved yet: #{shown.join('; ')}"
+      end
+
       # The soak's own events: only the live line is shown.
       def started(**) = nil
 

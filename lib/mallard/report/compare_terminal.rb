@@ -19,6 +19,7 @@ module Mallard
         io.puts @color.bold("mallard compare — #{Text.printable(@summary.target&.description || 'unknown target')}")
         render_ending(io)
         render_table(io) if @summary.configs.any?
+        render_resolution(io)
         render_recommendation(io)
         io.puts
         io.puts "  Run directory: #{Text.printable(@summary.run_dir)}"
@@ -50,16 +51,20 @@ module Mallard
 
       def header
         labels = work_labels(@summary.target)
-        ["configuration", "steady memory", "vs baseline", "peak", labels[:rate], "vs baseline", labels[:p99],
-         labels[:errors], "memory verdicts", "live-set verdicts"]
+        ["configuration", "steady memory", "vs baseline", "peak", labels[:rate], "vs baseline", labels[:cpu],
+         "vs baseline", labels[:p99], "vs baseline", labels[:errors], "memory verdicts", "live-set verdicts"]
       end
 
       def measured(config)
         vs = config.vs_baseline
         [Text.printable(config.name), with_ci(config.steady_rss_kb), versus(vs, :memory),
          mib(config.peak_rss_kb&.median), config.rps&.median&.round.to_s, versus(vs, :rps),
-         format("%.1f", config.latency_ms&.p99&.median.to_f), config.errors.to_s, tally(config.verdicts),
-         tally(config.live_set_verdicts)]
+         cpu(config.cpu_ms_per_request), versus(vs, :cpu), format("%.1f", config.latency_ms&.p99&.median.to_f),
+         versus(vs, :p99), config.errors.to_s, tally(config.verdicts), tally(config.live_set_verdicts)]
+      end
+
+      def cpu(estimate)
+        estimate&.median ? format("%.3f", estimate.median) : "—"
       end
 
       def unmeasured(config)
@@ -103,10 +108,40 @@ module Mallard
         io.puts @color.bold("Recommendation: #{Text.printable(recommendation.name || 'none')}")
         io.puts "  #{recommendation.reason}"
         recommendation.rejected.each { |r| io.puts "  passed over #{Text.printable(r.name)}: #{r.why}" }
+        render_trade_offs(io, recommendation.trade_offs)
         DeploySnippets.titled(@summary).each do |title, text|
           io.puts
           io.puts "  #{@color.bold(title)}"
           text.each_line { |line| io.puts "    #{line.chomp}" }
+        end
+      end
+
+      # --until-resolved: whether the repeats got every interval narrow enough, and which stayed too wide.
+      def render_resolution(io)
+        resolution = @summary.resolution
+        return unless resolution
+
+        io.puts
+        repeats = @summary.configs.map { |config| config.repeats.to_i }.max
+        if resolution.resolved
+          return io.puts "  Resolved: every memory and CPU interval is within ±#{resolution.pct} points " \
+                         "after #{plural(repeats.to_i, 'repeat')}"
+        end
+
+        io.puts @color.yellow("  Not resolved to ±#{resolution.pct} points after #{plural(repeats.to_i, 'repeat')} " \
+                              "(the budget, or mallard's limit of rounds, was spent):")
+        resolution.unresolved.each { |line| io.puts "    #{Text.printable(line)}" }
+      end
+
+      # The configurations no other beats on every resolved figure, when there is more than one way to be better.
+      def render_trade_offs(io, trade_offs)
+        return if trade_offs.to_a.empty?
+
+        io.puts "  trade-offs (no configuration beats these on every resolved figure):"
+        trade_offs.each do |entry|
+          parts = ["gains #{entry.gains.empty? ? 'nothing resolved' : entry.gains.join(', ')}"]
+          parts << "costs #{entry.costs.join(', ')}" if entry.costs.any?
+          io.puts "    #{Text.printable(entry.name)}: #{parts.join('; ')}"
         end
       end
 

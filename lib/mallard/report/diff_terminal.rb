@@ -10,6 +10,7 @@ module Mallard
 
       NAMES = { "steady_rss_kb" => "steady RSS", "steady_pss_kb" => "steady PSS (summed over processes)",
                 "peak_rss_kb" => "peak RSS", "rps" => "req/s", "p99_ms" => "p99 latency",
+                "cpu_ms_per_request" => "the app's CPU time per request",
                 "boot_rss_kb" => "RSS after boot" }.freeze
       FIRST_COLUMN = { "compare" => "configuration", "boot" => "boot" }.freeze
 
@@ -65,6 +66,7 @@ module Mallard
         case @diff.metric
         when "rps" then format("%.1f req/s", value)
         when "p99_ms" then format("%.1f ms", value)
+        when "cpu_ms_per_request" then format("%.3f ms", value)
         else mib(value)
         end
       end

@@ -12,7 +12,8 @@ module Mallard
       # Where a Summary::Versus keeps each figure's change: % and interval, significant, finding.
       VERSUS = { memory: %i[rss_pct rss_pct_ci significant rss_finding],
                  rps: %i[rps_pct rps_pct_ci rps_significant rps_finding],
-                 p99: %i[p99_pct p99_pct_ci p99_significant p99_finding] }.freeze
+                 p99: %i[p99_pct p99_pct_ci p99_significant p99_finding],
+                 cpu: %i[cpu_pct cpu_pct_ci cpu_significant cpu_finding] }.freeze
 
       private
 
@@ -87,9 +88,10 @@ module Mallard
       # is their wait in the queue).
       def work_labels(target)
         if target&.jobs?
-          { rate: "jobs/s", p99: "queue wait p99 ms", errors: "failed jobs", per_second: "Jobs per second" }
+          { rate: "jobs/s", p99: "queue wait p99 ms", errors: "failed jobs", per_second: "Jobs per second",
+            cpu: "CPU ms/job" }
         else
-          { rate: "req/s", p99: "p99 ms", errors: "errors", per_second: "Requests per second" }
+          { rate: "req/s", p99: "p99 ms", errors: "errors", per_second: "Requests per second", cpu: "CPU ms/req" }
         end
       end
 

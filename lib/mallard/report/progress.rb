@@ -55,6 +55,7 @@ module Mallard
       def run_finished(**) = nil
       def run_invalid(**) = nil
       def run_failed(**) = nil
+      def round_added(**) = nil
     end
   end
 end

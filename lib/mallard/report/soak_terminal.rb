@@ -108,8 +108,23 @@ module Mallard
         return unless load
 
         latency = load.latency_ms || Summary::Percentiles.new
-        format("%s · %d requests · %.1f req/s · p50 %.1f ms · p99 %.1f ms · %s", load.tool, load.requests.to_i,
-               load.rps.to_f, latency.p50.to_f, latency.p99.to_f, errors(load))
+        [format("%s · %d requests · %.1f req/s · p50 %.1f ms · p99 %.1f ms · %s", load.tool, load.requests.to_i,
+                load.rps.to_f, latency.p50.to_f, latency.p99.to_f, errors(load)), cost_line(load), pacing_line(load)]
+      end
+
+      # CPU time per request is the app's own cost, where req/s also moves with whatever else runs.
+      def cost_line(load)
+        return unless load.cpu_ms_per_request
+
+        format("the app's CPU: %.3f ms per request (%.1f s in all)", load.cpu_ms_per_request, load.cpu_s.to_f)
+      end
+
+      def pacing_line(load)
+        return unless load.target_rate
+
+        line = format("open loop at %g req/s: %.1f%% of requests left late (up to %.0f ms)", load.target_rate,
+                      load.late_pct.to_f, load.max_late_ms.to_f)
+        load.late_pct.to_f > Analysis::Validity::MAX_LATE_PCT ? @color.yellow(line) : line
       end
 
       def job_lines
@@ -128,6 +143,7 @@ module Mallard
         parts = []
         parts << "#{count(jobs.allocations_per_job)} allocations per job" if jobs.allocations_per_job
         parts << "queue depth up to #{count(jobs.max_enqueued)}" if jobs.max_enqueued
+        parts << format("the worker's CPU: %.3f ms per job", jobs.cpu_ms_per_job) if jobs.cpu_ms_per_job
         parts << drain_text(jobs)
         parts << @color.dim("Sidekiq's own count #{count(jobs.redis_processed)} (written every few seconds)")
         parts.compact.join(" · ")
@@ -153,7 +169,16 @@ module Mallard
         parts = [format("in-app p50 %.2f ms", app.in_app_ms&.p50.to_f)]
         parts << format("body p50 %.2f ms", body) if body # nil: Array bodies, written by the server unwrapped
         parts << "#{(app.chunks_per_response || {})['p50']} chunks per response (median)"
-        parts.join(" · ")
+        [parts.join(" · "), outside_line(app.outside)]
+      end
+
+      def outside_line(outside)
+        return unless outside
+
+        queue = outside.queue_ms ? format("queueing %.2f", outside.queue_ms) : "queueing not measured"
+        format("medians: from outside %.2f ms · in the server %.2f (%s · in-app %.2f · body %.2f) · " \
+               "outside the server %.2f", outside.external_ms, outside.server_ms, queue, outside.in_app_ms,
+               outside.body_ms, outside.rest_ms)
       end
 
       def flags

@@ -3,6 +3,7 @@
 require "etc"
 require_relative "../value"
 require_relative "phases"
+require_relative "../cpus/layout"
 
 module Mallard
   module Run
@@ -20,9 +21,12 @@ module Mallard
 
     # meta.json: what was run, on what, and when each phase began. Written when a run starts and again as it
     # moves on, so a run killed at any moment still says what it was and how far it got. The command line and
-    # the options (request paths) may hold any bytes, so their copies here are scrubbed.
+    # the options (request paths) may hold any bytes, so their copies here are scrubbed. cpus counts the CPUs;
+    # cpu_layout says which the subject and the load ran on (Cpus::Layout).
     Meta = Value.define(:schema_version, :command, :argv, :mallard_version, :ruby, :kernel, :cpus, :options,
-                        :subject_pid, :configs, :repeat, target: TargetInfo, phases: Phases)
+                        :subject_pid, :configs, :repeat, :until_resolved, :budget_s, target: TargetInfo,
+                                                                                     phases: Phases,
+                                                                                     cpu_layout: Cpus::Layout)
 
     class Meta
       # @param argv [Array<String>] the command line as the user gave it

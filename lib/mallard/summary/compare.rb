@@ -9,8 +9,9 @@ module Mallard
     # What a comparison keeps of one of its soaks; the full summary stays in the soak's own directory.
     # problems: why the run is no measurement (empty when it counts). verdict: memory's; live_set_verdict: the
     # live set's (Summary::LiveSet).
+    # cpu_ms_per_request: the subject's CPU time per unit of work (a job worker's per job).
     RunFigures = Value.define(:steady_rss_kb, :steady_pss_kb, :peak_rss_kb, :processes, :rps, :p50_ms, :p99_ms,
-                              :errors, :run_dir, :verdict, :problems, :live_set_verdict)
+                              :errors, :run_dir, :verdict, :problems, :live_set_verdict, :cpu_ms_per_request)
 
     class RunFigures
       def valid? = Array(problems).empty?
@@ -24,7 +25,8 @@ module Mallard
     # there are no intervals when there are none.
     # The *_finding members say what each change means in one word (Summary::Change#finding).
     Versus = Value.define(:rss_pct, :rss_pct_ci, :significant, :rss_finding, :rps_pct, :rps_pct_ci, :rps_significant,
-                          :rps_finding, :p99_pct, :p99_pct_ci, :p99_significant, :p99_finding, :note)
+                          :rps_finding, :p99_pct, :p99_pct_ci, :p99_significant, :p99_finding, :cpu_pct, :cpu_pct_ci,
+                          :cpu_significant, :cpu_finding, :note)
 
     # Latency figures of a configuration across its repeats.
     Latency = Value.define(p50: Estimate, p99: Estimate)
@@ -34,18 +36,27 @@ module Mallard
     Config = Value.define(:name, :available, :verified, :failed, :repeats, :errors, :unavailable_reason,
                           :output_tail, :verdicts, :invalid_runs, :live_set_verdicts,
                           steady_rss_kb: Estimate, peak_rss_kb: Estimate, rps: Estimate, latency_ms: Latency,
-                          vs_baseline: Versus)
+                          cpu_ms_per_request: Estimate, vs_baseline: Versus)
 
     # A configuration passed over, and why.
     Rejection = Value.define(:name, :why)
 
+    # A configuration no other beats on every resolved figure, and what it gains or costs against the baseline.
+    TradeOff = Value.define(:name, :gains, :costs)
+
     # The configuration to deploy (nil: keep the baseline), and why; the views render how to deploy it from the
-    # catalog (Report::DeploySnippets).
-    Recommendation = Value.define(:name, :reason, rejected: [Rejection])
+    # catalog (Report::DeploySnippets). trade_offs: the configurations no other beats on every resolved figure
+    # (memory, req/s, p99, CPU per request), when there is more than one way to be better than the baseline.
+    Recommendation = Value.define(:name, :reason, rejected: [Rejection], trade_offs: [TradeOff])
+
+    # compare --until-resolved: the half-width asked for, whether every interval got under it, and those that did
+    # not (Analysis::Resolution).
+    Resolution = Value.define(:pct, :resolved, :unresolved)
 
     # One comparison: how it ended, the table, the recommendation, and the rows it was computed from.
     Compare = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :baseline, :metric,
-                           target: Run::TargetInfo, configs: [Config], recommendation: Recommendation, rows: [Row])
+                           target: Run::TargetInfo, configs: [Config], recommendation: Recommendation, rows: [Row],
+                           resolution: Resolution)
 
     class Compare
       def outcome = Run::Outcome.new(status: status, cause: cause, reason: reason)

@@ -37,22 +37,31 @@ module Mallard
     end
 
     # What the load tool saw. errors: failed requests of every kind; attempts: requests answered or not;
-    # error_pct: the errors' share of the attempts.
+    # error_pct: the errors' share of the attempts. cpu_s: the subject's CPU time across the load, and
+    # cpu_ms_per_request that over the requests (Analysis::CpuCost). An open loop (--rate) names its target_rate, the
+    # share of requests that left later than their schedule (late_pct: the app could not keep up) and the latest.
     Load = Value.define(:tool, :requests, :duration_s, :rps, :errors, :attempts, :error_pct, :errors_by_kind,
-                        :status_codes,
-                        :interrupted, latency_ms: Percentiles)
+                        :status_codes, :interrupted, :cpu_s, :cpu_ms_per_request, :target_rate, :late_pct,
+                        :max_late_ms, latency_ms: Percentiles)
+
+    # The median request from outside (the load tool's) in parts (Analysis::AppFigures): the median of each request's
+    # time in the server (server_ms) and, of its parts, the wait before the app got it (nil when the client did not
+    # say when a request left), the app's own time and the body's; rest_ms is what the outside adds to the server.
+    Outside = Value.define(:external_ms, :server_ms, :queue_ms, :in_app_ms, :body_ms, :rest_ms)
 
     # What the agent's middleware saw inside the app, and what that says (flags).
     App = Value.define(:requests_recorded, :chunks_per_response, :flags, in_app_ms: Percentiles,
-                                                                         body_ms: Percentiles)
+                                                                         body_ms: Percentiles, queue_ms: Percentiles,
+                                                                         outside: Outside)
 
     # A job worker's jobs: finished and failed (the agent's exact counts), the rate over the load window,
     # each job's wait in its queue and its run (sampled percentiles), allocations per job (per process: GC.stat
-    # cannot tell threads apart), the queues as Redis held them, Sidekiq's own lagging counters, and how the
+    # cannot tell threads apart), the worker's CPU time and its share per job (Analysis::CpuCost), the queues as Redis
+    # held them, Sidekiq's own lagging counters, and how the
     # workload ended and the queues drained.
     Jobs = Value.define(:processed, :failed, :failed_pct, :per_s, :allocations_per_job, :max_enqueued,
                         :oldest_wait_ms_max, :redis_processed, :redis_failed, :workload_exit, :drained, :drain_s,
-                        :left, queue_latency_ms: Percentiles, job_ms: Percentiles)
+                        :left, :cpu_s, :cpu_ms_per_job, queue_latency_ms: Percentiles, job_ms: Percentiles)
 
     # A script run to completion.
     Script = Value.define(:wall_s, :exit_status, :peak_rss_kb, :final_rss_kb)

@@ -48,7 +48,8 @@ module Mallard
       def driver
         @driver ||= Probe::Load.driver(url: @url, paths: @options.paths, duration: @options.duration,
                                        requests: @options.requests, concurrency: @options.concurrency,
-                                       log_path: @run_dir.file("load.log"), force_ruby: @options.ruby_client)
+                                       log_path: @run_dir.file("load.log"), force_ruby: @options.ruby_client,
+                                       **(@options.rate ? { rate: @options.rate } : {}))
       end
 
       def save
