@@ -86,6 +86,17 @@ class ExporterPumaTest < Minitest::Test
     assert_equal ["ok\n", "", 0], [out, err, status.exitstatus]
   end
 
+  # It runs inside the app: its own files and the standard library, never the whole gem or json.
+  def test_loads_only_its_own_files
+    out, err, status = Timeout.timeout(TEST_TIMEOUT) do
+      Open3.capture3({ "RUBYOPT" => RUBYOPT, "MALLARD_METRICS" => "127.0.0.1:0" }, Gem.ruby, "-e",
+                     "p [defined?(Mallard::CLI), defined?(JSON), defined?(Mallard::Exporter::Server)]")
+    end
+
+    assert_predicate status, :success?, err
+    assert_equal %([nil, nil, "constant"]\n), out
+  end
+
   private
 
   def exporter_env(port)
