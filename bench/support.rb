@@ -35,11 +35,12 @@ module Bench
       interval: 0.5 }
   end
 
-  # The same server and port choice as RackApp, serving the app's own config.ru.
+  # The same server and port choice as RackApp, serving the app's own config.ru. Its log is the one RackApp#ready?
+  # reads for booted workers, so a cluster is waited for as mallard waits for it.
   def plain_command(target, env, run_dir)
     command = target.command(env: env, run_dir: run_dir)
     argv = command.argv[0...-1] + ["config.ru"]
-    Mallard::Target::Command.new(argv, env: env, chdir: target.dir, log_path: run_dir.file("plain.log"))
+    Mallard::Target::Command.new(argv, env: env, chdir: target.dir, log_path: command.log_path)
   end
 
   def wrk(url, duration:, concurrency: 10)

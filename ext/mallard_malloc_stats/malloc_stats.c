@@ -150,6 +150,76 @@ glibc_in_use(void)
 #endif
 }
 
+/* Each allocator's own gauges, under their own names, for the metrics endpoint (lib/mallard/exporter): read
+ * once per interval, not per require, so a reading may allocate its Hash. */
+static const char *const jemalloc_statistics[] = {
+    "stats.allocated", "stats.active", "stats.resident", "stats.mapped", "stats.retained", NULL
+};
+static const char *const tcmalloc_statistics[] = {
+    "generic.current_allocated_bytes", "generic.heap_size", "tcmalloc.pageheap_free_bytes",
+    "tcmalloc.pageheap_unmapped_bytes", NULL
+};
+
+static void
+jemalloc_statistics_into(VALUE hash)
+{
+    uint64_t epoch = 1;
+    size_t epoch_size = sizeof(epoch), value, value_size;
+    const char *const *name;
+
+    if (jemalloc_mallctl("epoch", &epoch, &epoch_size, &epoch, sizeof(epoch)) != 0) return;
+    for (name = jemalloc_statistics; *name; name++) {
+        value_size = sizeof(value);
+        if (jemalloc_mallctl(*name, &value, &value_size, NULL, 0) == 0) {
+            rb_hash_aset(hash, rb_str_new_cstr(*name), SIZET2NUM(value));
+        }
+    }
+}
+
+static void
+tcmalloc_statistics_into(VALUE hash)
+{
+    size_t value;
+    const char *const *name;
+
+    for (name = tcmalloc_statistics; *name; name++) {
+        if (tcmalloc_property(*name, &value)) rb_hash_aset(hash, rb_str_new_cstr(*name), SIZET2NUM(value));
+    }
+}
+
+/* mallinfo2's byte counts: arena (obtained with sbrk/mmap for the arenas), hblkhd (in large chunks, each its
+ * own mmap), uordblks (in use in the arenas), fordblks (free but held in the arenas), keepcost (releasable
+ * from the top of the main arena). As costly as glibc_in_use. */
+static void
+glibc_statistics_into(VALUE hash)
+{
+#ifdef HAVE_MALLINFO2
+    struct mallinfo2 info = mallinfo2();
+
+    rb_hash_aset(hash, rb_str_new_cstr("mallinfo2.arena"), SIZET2NUM(info.arena));
+    rb_hash_aset(hash, rb_str_new_cstr("mallinfo2.hblkhd"), SIZET2NUM(info.hblkhd));
+    rb_hash_aset(hash, rb_str_new_cstr("mallinfo2.uordblks"), SIZET2NUM(info.uordblks));
+    rb_hash_aset(hash, rb_str_new_cstr("mallinfo2.fordblks"), SIZET2NUM(info.fordblks));
+    rb_hash_aset(hash, rb_str_new_cstr("mallinfo2.keepcost"), SIZET2NUM(info.keepcost));
+#endif
+}
+
+/* Mallard::MallocStatsExt.statistics -> Hash of the allocator's own statistics in bytes, by their names
+ * ("stats.resident", "mallinfo2.fordblks", ...); empty where it gives none. */
+static VALUE
+malloc_stats_statistics(VALUE self)
+{
+    VALUE hash = rb_hash_new();
+
+    switch (detected) {
+      case SOURCE_JEMALLOC: jemalloc_statistics_into(hash); break;
+      case SOURCE_TCMALLOC: tcmalloc_statistics_into(hash); break;
+      case SOURCE_GLIBC: glibc_statistics_into(hash); break;
+      default: break;
+    }
+    return hash;
+}
+
 /* Mallard::MallocStatsExt.source -> "jemalloc", "tcmalloc", "mimalloc", "glibc" or "unknown" */
 static VALUE
 malloc_stats_source(VALUE self)
@@ -194,4 +264,5 @@ Init_malloc_stats_ext(void)
     rb_define_module_function(mExt, "source", malloc_stats_source, 0);
     rb_define_module_function(mExt, "in_use", malloc_stats_in_use, 0);
     rb_define_module_function(mExt, "malloc_library", malloc_stats_malloc_library, 0);
+    rb_define_module_function(mExt, "statistics", malloc_stats_statistics, 0);
 }

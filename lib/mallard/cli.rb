@@ -15,6 +15,7 @@ require_relative "cli/report"
 require_relative "cli/diff"
 require_relative "cli/boot"
 require_relative "cli/heap"
+require_relative "cli/fleet"
 
 module Mallard
   # The command line. #run returns an exit status and never calls exit, so tests and other
@@ -22,7 +23,7 @@ module Mallard
   class CLI
     COMMANDS = { "doctor" => CLI::Doctor, "boot" => CLI::Boot, "soak" => CLI::Soak, "gc" => CLI::Gc,
                  "compare" => CLI::Compare, "demo" => CLI::Demo, "report" => CLI::ReportCommand,
-                 "diff" => CLI::Diff, "heap" => CLI::Heap }.freeze
+                 "diff" => CLI::Diff, "heap" => CLI::Heap, "fleet" => CLI::Fleet }.freeze
     USAGE = <<~TEXT
       Usage: mallard COMMAND [options]
 
@@ -43,6 +44,8 @@ module Mallard
                                      show a stored soak or comparison again, even an interrupted one
         diff RUN_A RUN_B [--fail-over PCT]
                                      before/after: the change between two runs, with its 95% interval
+        fleet --prometheus URL --a SELECTOR --b SELECTOR [--since 1h]
+                                     two sets of production processes compared from Prometheus
 
       Global options: --debug (show backtraces), --version, --help
       Run `mallard COMMAND --help` for a command's options.

@@ -32,6 +32,12 @@ module Mallard
     def exit_status = 74
   end
 
+  # A service mallard reads from is not there, or has nothing for the question asked (a Prometheus that does
+  # not answer, or whose selector matches no series). EX_UNAVAILABLE, as for a subject that never came up.
+  class Unavailable < Error
+    def exit_status = 69
+  end
+
   # A subject mallard started died or never came up. Carries its last lines of output.
   class SubjectFailed < Error
     attr_reader :output_tail

@@ -72,6 +72,20 @@ class MallocStatsTest < Minitest::Test
     end
   end
 
+  # The metrics endpoint's figures: each allocator's own statistics under its own names, the bytes in use among them
+  # (glibc's in two: the 50 MB buffer is a chunk of its own, hblkhd).
+  def test_statistics_name_each_allocators_own_figures
+    { "glibc" => [%w[mallinfo2.uordblks mallinfo2.hblkhd], %w[mallinfo2.arena mallinfo2.fordblks mallinfo2.keepcost]],
+      "jemalloc" => [%w[stats.allocated], %w[stats.active stats.resident stats.mapped stats.retained]],
+      "tcmalloc" => [%w[generic.current_allocated_bytes], %w[generic.heap_size tcmalloc.pageheap_free_bytes]] }
+      .each do |name, (in_use, others)|
+        statistics = statistics_of(name)
+
+        assert_empty in_use + others - statistics.keys, "#{name}: #{statistics}"
+        assert_operator statistics.values_at(*in_use).sum, :>=, BUFFER, "#{name}: the 50 MB buffer is in use"
+      end
+  end
+
   # It is loaded into other people's processes, so it must not pull in the rest of mallard.
   def test_loads_only_itself
     assert_equal "false", probe("glibc")["whole_gem"]
@@ -121,6 +135,23 @@ class MallocStatsTest < Minitest::Test
     end
     assert_predicate status, :success?, err
     parse(out)
+  end
+
+  STATISTICS = <<~RUBY.freeze
+    require "mallard/agent/malloc_stats"
+    kept = "x" * #{BUFFER}
+    Mallard::Agent::MallocStats.statistics.each { |name, value| puts [name, value].join(" ") }
+    kept.clear
+  RUBY
+
+  def statistics_of(name)
+    env = Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: nil).merge(installed(name).env)
+    out, err, status = Open3.capture3(env, Gem.ruby, "-I", LIB, "-e", STATISTICS)
+    assert_predicate status, :success?, err
+    out.lines.to_h do |line|
+      name, value = line.split
+      [name, Integer(value)]
+    end
   end
 
   def parse(out)

@@ -13,9 +13,25 @@ class PumaServer
 
   attr_reader :port
 
-  def initialize(app = "hello", threads: "2:2")
-    @app_dir = File.join(APPS, app)
+  # @param app [String] a fixture's name, or a directory holding a config.ru
+  # @param env [Hash] the server's environment on top of this one (RUBYOPT for the exporter, MALLOC_ARENA_MAX)
+  # @param workers [Integer] Puma's cluster mode when positive
+  def initialize(app = "hello", threads: "2:2", env: {}, workers: 0)
+    @app_dir = File.directory?(app) ? app : File.join(APPS, app)
     @threads = threads
+    @env = env
+    @workers = workers
+  end
+
+  def pid
+    @command&.pid
+  end
+
+  # Everything the server printed so far.
+  def log
+    File.read(File.join(@log_dir, "puma.log"))
+  rescue SystemCallError
+    ""
   end
 
   def url
@@ -26,8 +42,8 @@ class PumaServer
     @port = Mallard::Target::FreePort.pick
     @log_dir = Dir.mktmpdir("mallard-puma")
     @command = Mallard::Target::Command.new(
-      ["puma", "-b", "tcp://127.0.0.1:#{@port}", "-t", @threads, "config.ru"],
-      chdir: @app_dir, log_path: File.join(@log_dir, "puma.log")
+      ["puma", "-b", "tcp://127.0.0.1:#{@port}", "-t", @threads, "-w", @workers.to_s, "config.ru"],
+      chdir: @app_dir, log_path: File.join(@log_dir, "puma.log"), env: @env
     )
     @command.start.wait_until_up(timeout: BOOT_TIMEOUT) { listening? }
     self

@@ -37,6 +37,16 @@ module Mallard
           @extension&.in_use
         end
 
+        # The allocator's own gauges by their own names (jemalloc's "stats.resident", glibc's
+        # "mallinfo2.fordblks", ...), for the metrics endpoint. Unlike in_use it allocates a Hash, and
+        # glibc's costs what in_use costs there: read it once an interval, never per allocation.
+        # @return [Hash{String=>Integer}] empty where the allocator gives none, or the extension predates it
+        def statistics
+          return {} unless @extension.respond_to?(:statistics)
+
+          @extension.statistics
+        end
+
         private
 
         def setup

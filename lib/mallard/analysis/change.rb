@@ -39,6 +39,8 @@ module Mallard
                             note: interval ? nil : missing_interval(after, before))
       end
 
+      # What an interval of a % change says in one word: "different", "within_noise", "no_difference", or
+      # "no_interval" without one.
       def finding(interval, noise_pct)
         return "no_interval" if interval.nil?
         return "different" if Significance.significant?(interval, noise_pct)
@@ -68,7 +70,7 @@ module Mallard
 
       def percent(log_ratio) = (Math.exp(log_ratio) - 1) * 100
 
-      private_class_method :finding, :missing_interval, :loggable?, :logs, :percent
+      private_class_method :missing_interval, :loggable?, :logs, :percent
     end
   end
 end

@@ -33,6 +33,25 @@ module Mallard
         percentile(values, 50)
       end
 
+      # The median of values each standing for a share of time (its weight): the value below which half the total
+      # weight lies, the midpoint of the two values that meet there when it falls exactly between them. Equal
+      # weights give #median.
+      # @param weights [Array<Numeric>] non-negative, one per value
+      def weighted_median(values, weights)
+        return if values.empty?
+        raise ArgumentError, "values and weights differ in length" unless values.size == weights.size
+
+        pairs = values.zip(weights).sort_by(&:first)
+        half = weights.sum(0.0) / 2
+        below = 0.0
+        pairs.each_with_index do |(value, weight), index|
+          below += weight
+          return value if below > half
+          return (value + pairs[index + 1].first) / 2.0 if below == half && pairs[index + 1]
+        end
+        pairs.last.first
+      end
+
       # Sample standard deviation (n - 1); nil below two values, where it is undefined.
       def stddev(values)
         return if values.size < 2

@@ -16,7 +16,7 @@ module Mallard
 
       # The terminal view of each kind of summary; a soak's (a gc run's too) otherwise.
       TERMINAL_VIEWS = { "compare" => Report::CompareTerminal, "boot" => Report::BootTerminal,
-                         "heap" => Report::HeapTerminal }.freeze
+                         "heap" => Report::HeapTerminal, "fleet" => Report::FleetTerminal }.freeze
 
       def run(argv)
         path = parse(argv)
@@ -24,6 +24,7 @@ module Mallard
 
         HtmlOutput.check!(@cli[:html])
         run = Run::Reader.open(path)
+        refuse_html(run)
         summary = summary_of(run)
         notes(run, summary)
         render(summary)
@@ -57,8 +58,15 @@ module Mallard
         when Run::CompareRun then Analysis::CompareSummary.for(run)
         when Run::BootRun then run.summary || Analysis::BootSummary.call(run)
         when Run::HeapRun then run.summary || Analysis::HeapSummary.call(run)
+        when Run::FleetRun then run.summary || Analysis::FleetSummary.call(run)
         else Analysis::SoakSummary.for(run)
         end
+      end
+
+      def refuse_html(run)
+        return unless @cli[:html] && run.is_a?(Run::FleetRun)
+
+        raise UsageError, "report: a fleet run has no HTML view; show it in the terminal or with --json"
       end
 
       def soaks_of(run)

@@ -38,10 +38,7 @@ module Mallard
 
       def table
         first = FIRST_COLUMN.fetch(@diff.kind, "metric")
-        header = [first, "A", "B", "change", "95% CI", ""]
-        rows = @diff.rows.map { |row| cells(row) }
-        widths = header.each_index.map { |i| ([header] + rows).map { |cells| cells[i].to_s.length }.max }
-        ([header] + rows).map { |cells| cells.each_with_index.map { |c, i| c.to_s.ljust(widths[i]) }.join("  ").rstrip }
+        table_lines([first, "A", "B", "change", "95% CI", ""], @diff.rows.map { |row| cells(row) })
       end
 
       def cells(row)

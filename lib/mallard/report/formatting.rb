@@ -108,6 +108,12 @@ module Mallard
         end
       end
 
+      # Rows of cells as lines, each column as wide as its widest cell, two spaces apart.
+      def table_lines(header, rows)
+        widths = header.each_index.map { |i| ([header] + rows).map { |row| row[i].to_s.length }.max }
+        ([header] + rows).map { |cells| cells.each_with_index.map { |c, i| c.to_s.ljust(widths[i]) }.join("  ").rstrip }
+      end
+
       def plural(count, word)
         "#{count} #{word}#{'s' unless count == 1}"
       end

@@ -8,7 +8,7 @@ module Mallard
     module Reader
       # A gc run (`mallard gc`) is a soak shown GC first.
       READERS = { "soak" => SoakReader, "gc" => SoakReader, "compare" => CompareReader, "boot" => BootReader,
-                  "heap" => HeapReader }.freeze
+                  "heap" => HeapReader, "fleet" => FleetReader }.freeze
 
       # A run written by a newer mallard may hold figures this one would misread.
       class NewerSchema < FailedMeasurement; end

@@ -1,0 +1,92 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Report
+    # A fleet comparison for a person, in compare's table style: each set's selector, how many processes counted,
+    # the median and range of their per-process medians, and B against A with its 95% interval; then how the
+    # figures were made and why there is no verdict when there is none. Text from outside (selectors, labels, the
+    # URL) is printed through Text.printable.
+    class FleetTerminal
+      include Formatting
+
+      METRIC_NAMES = { "pss" => "PSS", "rss" => "RSS", "uss" => "USS", "malloc" => "malloc in use" }.freeze
+
+      # @param summary [Summary::Fleet]
+      def initialize(summary, color: Color::Plain.new)
+        @summary = summary
+        @color = color
+      end
+
+      def render(io)
+        io.puts @color.bold("mallard fleet — #{Text.printable(@summary.prometheus)}")
+        io.puts "  #{metric_name} per process: each process's time-weighted median over #{window}; " \
+                "B against A with its 95% interval"
+        io.puts
+        rows = [row(@summary.a, nil), row(@summary.b, @summary.change)]
+        table_lines(header, rows).each { |line| io.puts "  #{line}" }
+        io.puts
+        notes.each { |line| io.puts "  #{line}" }
+        io.puts "  Run directory: #{Text.printable(@summary.run_dir)}"
+      end
+
+      private
+
+      def metric_name
+        METRIC_NAMES.fetch(@summary.metric, Text.printable(@summary.metric))
+      end
+
+      def window
+        since = @summary.since_s.to_f
+        span = if since >= 3600 then format("%gh", since / 3600)
+               elsif since >= 60 then format("%gm", since / 60)
+               else
+                 "#{since.round}s"
+               end
+        "the last #{span} (step #{format('%g', @summary.step_s.to_f)} s)"
+      end
+
+      def header
+        ["set", "selector", "processes", "median", "range", "vs A"]
+      end
+
+      def row(set, change)
+        excluded = " (+#{set.excluded} too short)" if set.excluded.to_i.positive?
+        [set.name, Text.printable(set.selector), "#{set.processes}#{excluded}", mib_of(set.median),
+         set.min ? "#{mib_of(set.min)} … #{mib_of(set.max)}" : "—", versus_a(change)]
+      end
+
+      def versus_a(change)
+        return "—" unless change
+
+        change(change.pct, change.ci, change.finding, note: change.note)
+      end
+
+      def mib_of(bytes)
+        mib(bytes && (bytes / 1024.0))
+      end
+
+      def notes
+        lines = ["Interval: #{@summary.method}#{confidence}; a difference only beyond ±1%."]
+        lines << too_few if @summary.change&.ci.nil?
+        lines << gate_line(@summary.fail_over) if @summary.fail_over
+        lines
+      end
+
+      def gate_line(gate)
+        return @color.red("--fail-over: #{gate.reason}") if gate.failed
+
+        "--fail-over #{format('%g', gate.threshold_pct)}%: passed"
+      end
+
+      def confidence
+        @summary.confidence ? format(" (its exact confidence %.1f%%)", @summary.confidence * 100) : ""
+      end
+
+      def too_few
+        sizes = Array(@summary.smallest_sizes).map { |n, m| n == m ? "#{n} and #{n}" : "#{n} against #{m}" }
+        @color.yellow("No verdict: too few processes to decide (#{@summary.a.processes} in A, " \
+                      "#{@summary.b.processes} in B); a 95% interval needs at least #{sizes.join(', ')}.")
+      end
+    end
+  end
+end

@@ -1,0 +1,196 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "net/http"
+require "tmpdir"
+require_relative "../support/puma_server"
+
+# mallard fleet against a real Prometheus (Debian's), scraping every second the exporter of 12 real Pumas serving
+# the demo app (which fragments glibc malloc) under real load: 8 under glibc, 4 under glibc-arena2
+# (MALLOC_ARENA_MAX=2). Each Puma is one process of the fleet. About a minute in all, so one shared fleet
+# serves every question asked of it.
+class FleetTest < Minitest::Test
+  include Processes
+
+  DEMO = File.join(Processes::ROOT, "examples/demo")
+  RUBYOPT = "-I#{File.join(Processes::ROOT, 'lib')} -rmallard/exporter".freeze
+  GLIBC = 8
+  ARENA2 = 4
+  LOAD_SECONDS = 40
+  # The last 30 s of the load: the first seconds grow every process's heap alike.
+  WINDOW = "30s"
+
+  def test_arena2_lower_with_an_interval_and_an_aa_split_no_different
+    Timeout.timeout(180) do
+      with_fleet do |url|
+        lower = fleet(url, '{job="glibc"}', '{job="arena2"}')
+        assert_arena2_lower(lower)
+        assert_aa_no_different(fleet(url, '{job="glibc",half="1"}', '{job="glibc",half="2"}'))
+        assert_fail_over_gates(url)
+        assert_too_few_has_no_verdict(url)
+        assert_empty_selector_is_unavailable(url)
+        assert_report_shows_the_stored_run(lower)
+      end
+    end
+  end
+
+  def test_an_unreachable_prometheus_is_unavailable
+    out, err, status = mallard("fleet", "--prometheus", "http://127.0.0.1:#{dead_port}", "--a", '{job="a"}',
+                               "--b", '{job="b"}', "--out", File.join(Dir.tmpdir, "mallard-fleet-#{rand(1 << 30)}"))
+
+    assert_equal 69, status.exitstatus, err
+    assert_empty out
+    assert_match(%r{\Amallard: cannot reach Prometheus at http://127\.0\.0\.1:\d+: .*Connection refused}, err)
+  end
+
+  def test_bad_values_are_refused_before_anything
+    [["--a", "job=a"], ["--metric", "heap"], ["--since", "soon"], ["--fail-over", "-1"]].each do |option, value|
+      args = { "--prometheus" => "http://127.0.0.1:1", "--a" => '{job="a"}', "--b" => '{job="b"}' }
+      args[option] = value
+      out, err, status = mallard("fleet", *args.flatten)
+
+      assert_equal [64, ""], [status.exitstatus, out], "#{option} #{value}: #{err}"
+      assert_match(/\Amallard: fleet: .*\(see `mallard fleet --help`\)\n\z/, err)
+    end
+  end
+
+  private
+
+  def with_fleet
+    Dir.mktmpdir("mallard-fleet") do |dir|
+      @dir = dir
+      servers = start_pumas
+      prometheus = start_prometheus(dir)
+      load_all(servers)
+      assert_scraped_cleanly(prometheus)
+      yield prometheus
+    ensure
+      @prometheus&.stop
+      servers&.each(&:stop)
+    end
+  end
+
+  def start_pumas
+    @metrics = Array.new(GLIBC + ARENA2) { "127.0.0.1:#{Mallard::Target::FreePort.pick}" }
+    servers = @metrics.each_with_index.map do |metrics, index|
+      env = { "RUBYOPT" => RUBYOPT, "MALLARD_METRICS_INTERVAL" => "1", "MALLARD_METRICS" => metrics }
+      env["MALLOC_ARENA_MAX"] = "2" if index >= GLIBC
+      PumaServer.new(DEMO, threads: "8:8", env: env)
+    end
+    servers.map { |server| Thread.new { server.start } }.each(&:join)
+    servers
+  end
+
+  # Targets in two jobs; glibc's in two halves (label half) for the A/A split, alternating in the order the Pumas
+  # and their loads were started, so the halves differ only by chance: 4 against 4 are told apart when every
+  # process of one half lies above every one of the other, which chance alone does 2/70 of the time (2.9%; the
+  # ±1% band lowers it a little).
+  def start_prometheus(dir)
+    port = Mallard::Target::FreePort.pick
+    File.write(File.join(dir, "prometheus.yml"), prometheus_config)
+    @prometheus = Mallard::Target::Command.new(
+      ["prometheus", "--config.file=#{File.join(dir, 'prometheus.yml')}",
+       "--storage.tsdb.path=#{File.join(dir, 'tsdb')}", "--web.listen-address=127.0.0.1:#{port}"],
+      log_path: File.join(dir, "prometheus.log"), chdir: dir
+    )
+    url = "http://127.0.0.1:#{port}"
+    @prometheus.start.wait_until_up(timeout: 30) { Mallard::Target::HttpProbe.answers?("#{url}/-/ready") }
+    url
+  end
+
+  def prometheus_config
+    metrics = @metrics
+    first, second = metrics.first(GLIBC).partition.with_index { |_, index| index.even? }
+    groups = [["glibc", first, "1"], ["glibc", second, "2"], ["arena2", metrics.drop(GLIBC), "1"]]
+    jobs = groups.group_by(&:first).map do |job, parts|
+      { "job_name" => job, "scrape_interval" => "1s", "scrape_timeout" => "1s",
+        "static_configs" => parts.map { |_, targets, half| { "targets" => targets, "labels" => { "half" => half } } } }
+    end
+    JSON.generate("global" => { "scrape_interval" => "1s" }, "scrape_configs" => jobs) # YAML reads JSON
+  end
+
+  # wrk, bounded, against each Puma at once; every one reaped before the questions.
+  def load_all(servers)
+    pids = servers.map do |server|
+      Process.spawn("wrk", "-t1", "-c16", "-d#{LOAD_SECONDS}s", "#{server.url}/", out: File::NULL, err: File::NULL)
+    end
+    @spawned.concat(pids)
+    pids.each { |pid| Process.wait(pid) }
+  end
+
+  # Prometheus asked for OpenMetrics and parsed every scrape without an error.
+  def assert_scraped_cleanly(url)
+    targets = JSON.parse(Net::HTTP.get(URI("#{url}/api/v1/targets")))["data"]["activeTargets"]
+
+    assert_equal GLIBC + ARENA2, targets.size
+    targets.each { |target| assert_equal ["up", ""], [target["health"], target["lastError"]], target.inspect }
+  end
+
+  def fleet(url, baseline, other, *more, expect: 0)
+    out, err, status = mallard("fleet", "--prometheus", url, "--a", baseline, "--b", other, "--since", WINDOW, "--json",
+                               "--out", File.join(@dir, "run-#{rand(1 << 30)}"), *more)
+    assert_equal expect, status.exitstatus, err
+    JSON.parse(out).merge("stderr" => err)
+  end
+
+  def assert_arena2_lower(summary)
+    change = summary["change"]
+
+    assert_equal [GLIBC, ARENA2], [summary["a"]["processes"], summary["b"]["processes"]]
+    assert_equal "different", change["finding"], summary.to_json
+    assert_operator change["ci"][1], :<, -1.0, "the whole interval below -1%"
+    assert_operator change["ci"][0], :<=, change["pct"]
+    assert_match(/Hodges–Lehmann/, summary["method"])
+  end
+
+  def assert_aa_no_different(summary)
+    assert_equal [GLIBC / 2, GLIBC / 2], [summary["a"]["processes"], summary["b"]["processes"]]
+    refute_nil summary["change"]["ci"], "4 against 4 has an interval"
+    refute_equal "different", summary["change"]["finding"], summary.to_json
+  end
+
+  # glibc against arena2: B well above A, beyond 5% with its whole interval.
+  def assert_fail_over_gates(url)
+    failed = fleet(url, '{job="arena2"}', '{job="glibc"}', "--fail-over", "5", expect: 1)
+
+    assert failed["fail_over"]["failed"]
+    assert_match(/\Amallard: fleet: B uses \+\d+\.\d% \(.*\) more than A, over --fail-over 5%\n\z/, failed["stderr"])
+    refute fleet(url, '{job="glibc"}', '{job="arena2"}', "--fail-over", "5")["fail_over"]["failed"]
+  end
+
+  def assert_too_few_has_no_verdict(url)
+    one = fleet(url, %({job="glibc",instance="#{@metrics.first}"}), '{job="arena2"}')
+
+    assert_nil one["change"]["ci"]
+    assert_equal "no_interval", one["change"]["finding"]
+    assert_equal "mallard: fleet: no verdict: too few processes to decide\n", one["stderr"]
+  end
+
+  def assert_empty_selector_is_unavailable(url)
+    out, err, status = mallard("fleet", "--prometheus", url, "--a", '{job="nosuch"}', "--b", '{job="glibc"}',
+                               "--since", WINDOW, "--out", File.join(@dir, "empty"))
+
+    assert_equal [69, ""], [status.exitstatus, out], err
+    assert_match(/\Amallard: --a \{job="nosuch"\} matched no series at /, err)
+    refute File.exist?(File.join(@dir, "empty")), "nothing written"
+
+    _, err, status = mallard("fleet", "--prometheus", url, "--a", '{job=~"("}', "--b", '{job="glibc"}')
+    assert_equal 64, status.exitstatus, err
+    assert_match(/\Amallard: Prometheus refused the query ruby_process_pss_bytes\{job=~"\("\}: bad_data: /, err)
+  end
+
+  # The stored fetch, shown again as the table fleet prints.
+  def assert_report_shows_the_stored_run(summary)
+    out, err, status = mallard("report", summary["run_dir"])
+
+    assert_predicate status, :success?, err
+    assert_match(/^  set +selector +processes +median +range +vs A$/, out)
+    assert_match(/^  A +\{job="glibc"\} +8 +[\d.]+ MiB/, out)
+    assert_match(/^  B +\{job="arena2"\} +4 +[\d.]+ MiB +.* -\d+\.\d% \(-\d+\.\d … -\d+\.\d\)$/, out)
+  end
+
+  def dead_port
+    Mallard::Target::FreePort.pick
+  end
+end
