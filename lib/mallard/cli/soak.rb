@@ -26,7 +26,6 @@ module Mallard
         return 0 if help_printed?
 
         run_dir = Run::Directory.create(command: command, out: @cli[:out])
-        @err.puts "mallard: #{@measure.soak.cpu_layout.description}"
         summary = measure(target, run_dir, argv)
         render(summary)
         HtmlOutput.write(@cli[:html], @err, summary: summary, meta: Run::SoakReader.read(run_dir).meta)

@@ -154,7 +154,7 @@ module Mallard
         @workload = @target.workload(options: @options, run_dir: @run_dir, samples: @samples, clock: method(:clock),
                                      agent_log: @agent_log)
         @reporter.started(target: @target.describe, run_dir: @run_dir.path, duration: @workload.duration,
-                          load: @workload.description)
+                          load: @workload.description, cpus: @options.cpu_layout&.description)
         @phases.load_started_t = clock
         @workload.start(@subject)
         sample_while { @workload.running?(@subject) }

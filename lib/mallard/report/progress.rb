@@ -12,10 +12,11 @@ module Mallard
         @previous = nil
       end
 
-      def started(target:, run_dir:, duration:, load:)
+      def started(target:, run_dir:, duration:, load:, cpus: nil)
         @duration = duration
         @io.puts "mallard: measuring #{Text.printable(target)}"
         @io.puts "mallard: load from #{load}" if load
+        @io.puts "mallard: #{cpus}" if cpus
         @io.puts "mallard: run directory #{Text.printable(run_dir)}"
       end
 
