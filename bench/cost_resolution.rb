@@ -4,7 +4,7 @@
 # subject and the load on disjoint CPUs (the default) and, once, without (--cpus off); then comparisons where one
 # configuration carries a planted CPU cost per request, to see whether compare finds it.
 #
-#   ruby bench/cost_resolution.rb AA_RUNS PLANTED_RUNS [SECONDS] [REPEATS] [BURN_PCT]
+#   ruby bench/cost_resolution.rb AA_RUNS PLANTED_RUNS [SECONDS] [REPEATS] [BURN_PCT] [UNPINNED_AA_RUNS]
 #
 # Each comparison is `mallard compare --allocators glibc,<other> --repeat REPEATS --duration SECONDS`, run in this
 # process through the CLI, one after another (never two at once). Reports per comparison the half-widths of the
@@ -83,15 +83,18 @@ module CostBench
   end
 end
 
-aa_runs, planted_runs, seconds, repeats, burn_pct = ARGV.map(&:to_f)
+aa_runs, planted_runs, seconds, repeats, burn_pct, unpinned_runs = ARGV.map(&:to_f)
 seconds = (seconds || 10).to_i
 repeats = (repeats || 3).to_i
 burn_pct ||= 10.0
 options = { seconds: seconds, repeats: repeats }
 
-unpinned = CostBench.row(CostBench.compare(CostBench::DEMO, "glibc,glibc", **options, extra: %w[--cpus off]))
-CostBench.print_row("A/A unpinned", unpinned)
-CostBench.summarize("A/A without pinning (before)", [unpinned])
+unpinned = Array.new((unpinned_runs || 1).to_i) do |index|
+  CostBench.row(CostBench.compare(CostBench::DEMO, "glibc,glibc", **options, extra: %w[--cpus off])).tap do |row|
+    CostBench.print_row("A/A unpinned #{index + 1}", row)
+  end
+end
+CostBench.summarize("A/A without pinning (before)", unpinned)
 
 aa = Array.new(aa_runs.to_i) do |index|
   CostBench.row(CostBench.compare(CostBench::DEMO, "glibc,glibc", **options)).tap do |row|
@@ -101,7 +104,7 @@ end
 CostBench.summarize("A/A pinned (after)", aa)
 
 # The burn is a share of the demo app's own CPU per request, as the A/A runs measured it.
-burn_us = CostBench.median((aa + [unpinned]).map { |row| row[:cpu_ms] }) * 1000 * burn_pct / 100
+burn_us = CostBench.median((aa + unpinned).map { |row| row[:cpu_ms] }) * 1000 * burn_pct / 100
 catalog = CostBench::PlantedCatalog.new(burn_us: burn_us, finder: Mallard::Allocators::LibraryFinder.default)
 Mallard::Allocators::Catalog.instance_variable_set(:@default, catalog)
 planted = Array.new(planted_runs.to_i) do |index|

@@ -11,22 +11,26 @@ module Bench
   module_function
 
   # Yields the URL of a Puma serving the app, the subject and its run directory; the agent variant goes
-  # through mallard's own rackup. extra_env is added to the subject's environment.
-  def with_puma(app, agent:, threads: 5, workers: 0, extra_env: {})
+  # through mallard's own rackup. extra_env is added to the subject's environment. app: a fixture's name, or a
+  # directory. cpus: the CPUs the server is started on (nil: wherever this process may run).
+  def with_puma(app, agent:, threads: 5, workers: 0, extra_env: {}, cpus: nil)
     Dir.mktmpdir("mallard-bench") do |dir|
       run_dir = Mallard::Run::Directory.new(dir)
-      target = Mallard::Target::RackApp.new(dir: File.join(APPS, app), threads: threads, workers: workers)
+      target = Mallard::Target::RackApp.new(dir: app_dir(app), threads: threads, workers: workers)
       env = Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: agent_settings(agent, run_dir))
                                                .merge(extra_env)
       subject = agent ? target.command(env: env, run_dir: run_dir) : plain_command(target, env, run_dir)
       begin
-        subject.start.wait_until_up(timeout: 30) { target.ready? }
+        (cpus ? Mallard::Cpus::Affinity.with(cpus) { subject.start } : subject.start)
+          .wait_until_up(timeout: 30) { target.ready? }
         yield target.url, subject, run_dir
       ensure
         subject.stop
       end
     end
   end
+
+  def app_dir(app) = File.directory?(app) ? File.expand_path(app) : File.join(APPS, app)
 
   def agent_settings(agent, run_dir)
     return unless agent

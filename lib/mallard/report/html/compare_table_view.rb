@@ -46,7 +46,8 @@ module Mallard
         def headers
           labels = work_labels(@summary.target)
           ["Configuration", "Steady memory (MiB)", "vs baseline", "Peak RSS", labels[:rate], "vs baseline",
-           labels[:p99], labels[:errors].capitalize, "Memory verdicts", "Live-set verdicts"]
+           labels[:cpu], "vs baseline", labels[:p99], "vs baseline", labels[:errors].capitalize, "Memory verdicts",
+           "Live-set verdicts"]
         end
 
         def metric_name
@@ -56,8 +57,9 @@ module Mallard
         def cells(config)
           vs = config.vs_baseline
           [with_interval(config.steady_rss_kb), versus(vs, :memory), mib(config.peak_rss_kb&.median),
-           number(config.rps&.median, 0), versus(vs, :rps), number(config.latency_ms&.p99&.median, 1),
-           config.errors.to_s, tally(config.verdicts), tally(config.live_set_verdicts)]
+           number(config.rps&.median, 0), versus(vs, :rps), number(config.cpu_ms_per_request&.median, 3),
+           versus(vs, :cpu), number(config.latency_ms&.p99&.median, 1), versus(vs, :p99), config.errors.to_s,
+           tally(config.verdicts), tally(config.live_set_verdicts)]
         end
 
         def with_interval(figure)

@@ -33,8 +33,20 @@ module Mallard
         def rows
           [["Load generator", @load.tool], ["Requests", count(@load.requests)],
            ["Duration", @load.duration_s && "#{number(@load.duration_s, 1)} s"],
-           ["Throughput", @load.rps && "#{number(@load.rps, 1)} req/s"], ["Errors", errors],
+           ["Throughput", @load.rps && "#{number(@load.rps, 1)} req/s"],
+           ["The app's CPU per request", cpu], ["Open loop", pacing], ["Errors", errors],
            ["Status codes", (@load.status_codes || {}).map { |code, n| "#{code}: #{count(n)}" }.join(", ")]]
+        end
+
+        def cpu
+          "#{number(@load.cpu_ms_per_request, 3)} ms (#{number(@load.cpu_s, 1)} s in all)" if @load.cpu_ms_per_request
+        end
+
+        def pacing
+          return unless @load.target_rate
+
+          "#{number(@load.target_rate, 0)} req/s asked; #{number(@load.late_pct, 1)}% of requests left late " \
+            "(up to #{number(@load.max_late_ms, 0)} ms)"
         end
 
         # The count, its share of the requests attempted, and the kinds.

@@ -28,6 +28,15 @@ module Mallard
           <%- end -%>
           </ul>
           <%- end -%>
+          <%- unless @recommendation.trade_offs.to_a.empty? -%>
+          <h3>Trade-offs</h3>
+          <p>No configuration beats these on every resolved figure:</p>
+          <ul class="trade-offs">
+          <%- @recommendation.trade_offs.each do |entry| -%>
+          <li><strong><%= entry.name %></strong>: gains <%= entry.gains.empty? ? "nothing resolved" : entry.gains.join(", ") %><%= "; costs #{entry.costs.join(', ')}" if entry.costs.any? %></li>
+          <%- end -%>
+          </ul>
+          <%- end -%>
           <%- @snippets.each do |title, text| -%>
           <h3><%= title %></h3>
           <pre><code><%= text %></code></pre>
