@@ -8,7 +8,6 @@ require_relative "support"
 rounds = Integer(ARGV.fetch(0, 6))
 seconds = Integer(ARGV.fetch(1, 5))
 app = ARGV.fetch(2, "hello")
-stats = Mallard::Analysis::Statistics
 rps = { without: [], with: [] }
 
 rounds.times do |round|
@@ -20,11 +19,6 @@ rounds.times do |round|
   end
 end
 
-ratios = rps[:with].zip(rps[:without]).map { |with, without| with / without }
-low, high = stats.bootstrap_ci(ratios) { |sample| stats.median(sample) }
 puts "app: #{app}, #{rounds} interleaved rounds of #{seconds} s, wrk -c 10"
-rps.each do |variant, values|
-  puts format("  %-8s median %.0f req/s  (%s)", variant, stats.median(values), values.map(&:round).join(", "))
-end
-puts format("  with/without: median %.3f (95%% CI %.3f … %.3f) → agent cost %.1f%% of throughput",
-            stats.median(ratios), low, high, (1 - stats.median(ratios)) * 100)
+ratio = Bench.print_rates(rps, :with, :without, "with/without")
+puts format("  → agent cost %.1f%% of throughput", (1 - ratio) * 100)

@@ -31,13 +31,8 @@ Dir.mktmpdir("mallard-bench-heap") do |heap_dir|
     end
   end
 end
-ratios = rps[:tracing].zip(rps[:agent]).map { |tracing, agent| tracing / agent }
-low, high = stats.bootstrap_ci(ratios) { |sample| stats.median(sample) }
 puts "allocation tracing, app #{app}, #{rounds} interleaved rounds of #{seconds} s, wrk -c 10:"
-rps.each do |variant, values|
-  puts format("  %-8s median %.0f req/s (%s)", variant, stats.median(values), values.map(&:round).join(", "))
-end
-puts format("  tracing / agent alone: median %.3f (95%% CI %.3f … %.3f)", stats.median(ratios), low, high)
+Bench.print_rates(rps, :tracing, :agent, "tracing / agent alone")
 
 dumps = Dir.mktmpdir("mallard-bench-dumps")
 code = <<~RUBY

@@ -13,7 +13,6 @@ seconds = Integer(ARGV.fetch(1, 10))
 app = File.expand_path(ARGV.fetch(2, File.join(__dir__, "../examples/demo")))
 layout = Mallard::Cpus::Layout.choose(nil, available: Mallard::Cpus::Affinity.allowed)
 abort "needs 2 CPUs to lay out as mallard does: #{layout.reason}" unless layout.pinned
-stats = Mallard::Analysis::Statistics
 rps = { plain: [], mallard: [] }
 
 measure = {
@@ -40,11 +39,6 @@ rounds.times do |round|
   %i[plain mallard].rotate(round % 2).each { |variant| rps[variant] << measure.fetch(variant).call }
 end
 
-ratios = rps[:mallard].zip(rps[:plain]).map { |with, without| with / without }
-low, high = stats.bootstrap_ci(ratios) { |sample| stats.median(sample) }
 puts "app: #{app}, #{rounds} interleaved rounds of #{seconds} s, wrk -c 10, #{layout.description}"
-rps.each do |variant, values|
-  puts format("  %-8s median %.0f req/s  (%s)", variant, stats.median(values), values.map(&:round).join(", "))
-end
-puts format("  mallard/plain: median %.3f (95%% CI %.3f … %.3f) → a soak costs %.1f%% of throughput",
-            stats.median(ratios), low, high, (1 - stats.median(ratios)) * 100)
+ratio = Bench.print_rates(rps, :mallard, :plain, "mallard/plain")
+puts format("  → a soak costs %.1f%% of throughput", (1 - ratio) * 100)

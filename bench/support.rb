@@ -47,6 +47,20 @@ module Bench
     Mallard::Target::Command.new(argv, env: env, chdir: target.dir, log_path: command.log_path)
   end
 
+  # Prints each variant's req/s by round, and the ratio of two variants round by round: its median and bootstrap
+  # 95% interval. @return [Float] the median ratio
+  def print_rates(rps, numerator, denominator, label)
+    stats = Mallard::Analysis::Statistics
+    rps.each do |variant, values|
+      puts format("  %-8s median %.0f req/s  (%s)", variant, stats.median(values), values.map(&:round).join(", "))
+    end
+    ratios = rps[numerator].zip(rps[denominator]).map { |top, bottom| top / bottom }
+    low, high = stats.bootstrap_ci(ratios) { |sample| stats.median(sample) }
+    median = stats.median(ratios)
+    puts format("  %s: median %.3f (95%% CI %.3f … %.3f)", label, median, low, high)
+    median
+  end
+
   def wrk(url, duration:, concurrency: 10)
     Dir.mktmpdir do |dir|
       load = Mallard::Probe::Wrk.new(url: url, duration: duration, concurrency: concurrency,
