@@ -24,7 +24,11 @@ module Mallard
 
       # Pins every thread of this process (later threads inherit the creating thread's mask).
       def pin_process(cpus)
-        Dir.children("/proc/self/task").each { |tid| set(Integer(tid), cpus) }
+        Dir.children("/proc/self/task").each do |tid|
+          set(Integer(tid), cpus)
+        rescue Error
+          raise if File.exist?("/proc/self/task/#{tid}") # a thread that ended meanwhile needs no pinning
+        end
       end
 
       # Runs the block with this thread on cpus, so that the processes it spawns start (and stay) there.
