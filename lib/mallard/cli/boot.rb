@@ -82,9 +82,7 @@ module Mallard
       end
 
       def render(summary)
-        return Report::Json.new(summary).render(@out) if @cli[:json]
-
-        Report::BootTerminal.new(summary, color: Report::Color.for(@out, env: @env)).render(@out)
+        show(summary, Report::BootTerminal)
       end
 
       def finish(summary)

@@ -18,8 +18,6 @@ module Mallard
 
       MAX_REPEAT = Experiments::Compare::MAX_ROUNDS
       DEFAULT_BUDGET_S = 600
-      # --budget's units.
-      UNITS = { "s" => 1, "m" => 60, "h" => 3600 }.freeze
 
       def initialize(out:, err:, env:)
         super
@@ -95,15 +93,6 @@ module Mallard
         raise UsageError, "--budget goes with --until-resolved (it bounds the repeats that adds)"
       end
 
-      # "10m", "90s", "1h" or plain seconds.
-      def budget(text)
-        number, unit = text.match(/\A(\d+(?:\.\d+)?)([smh]?)\z/)&.captures
-        seconds = number && (Float(number) * UNITS.fetch(unit.empty? ? "s" : unit))
-        return seconds if seconds&.positive?
-
-        raise UsageError, "--budget takes a duration such as 10m, 90s or 1h, not #{text.inspect}"
-      end
-
       # The demo measures its own app: a target given to it would be measured instead, or refused late.
       def demo_operands(operands, command, app)
         return [app] if operands.empty? && command.nil?
@@ -124,7 +113,7 @@ module Mallard
             @cli[:until_resolved] = v
           end
           opts.on("--budget DURATION", "with --until-resolved: stop adding repeats after this long " \
-                                       "(default 10m)") { |v| @cli[:budget_s] = budget(v) }
+                                       "(default 10m)") { |v| @cli[:budget_s] = duration(v) }
           @measure.define_output(opts, @cli, "compare")
         end
       end
@@ -142,9 +131,7 @@ module Mallard
       end
 
       def render(summary)
-        return Report::Json.new(summary).render(@out) if @cli[:json]
-
-        Report::CompareTerminal.new(summary, color: Report::Color.for(@out, env: @env)).render(@out)
+        show(summary, Report::CompareTerminal)
       end
     end
   end

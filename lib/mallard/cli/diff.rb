@@ -131,9 +131,7 @@ module Mallard
       end
 
       def render(result)
-        return Report::Json.new(result).render(@out) if @cli[:json]
-
-        Report::DiffTerminal.new(result, color: Report::Color.for(@out, env: @env)).render(@out)
+        show(result, Report::DiffTerminal)
       end
 
       # The reason goes to stderr as one line, so a CI log shows why the step failed even with --json.

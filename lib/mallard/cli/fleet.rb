@@ -19,8 +19,6 @@ module Mallard
         than PCT with 95% confidence; no interval never fails), 64 bad usage or a selector Prometheus
         refuses, 69 Prometheus unreachable or a selector that matches nothing.
       TEXT
-      DURATION = /\A(?:(\d+(?:\.\d+)?)([smhdw]))+\z/
-      UNITS = { "s" => 1, "m" => 60, "h" => 3600, "d" => 86_400, "w" => 604_800 }.freeze
 
       def run(argv)
         parse(argv)
@@ -87,22 +85,8 @@ module Mallard
         opts.on("-h", "--help", "show this help") { @cli[:help] = opts.help }
       end
 
-      def duration(text)
-        unless text.match?(DURATION) || Float(text, exception: false)&.positive?
-          raise OptionParser::InvalidArgument, "#{text} (a duration such as 90s, 15m, 1h or 1h30m)"
-        end
-
-        seconds = Float(text, exception: false) ||
-                  text.scan(/(\d+(?:\.\d+)?)([smhdw])/).sum { |number, unit| Float(number) * UNITS[unit] }
-        raise OptionParser::InvalidArgument, "#{text} (longer than zero)" unless seconds.positive?
-
-        seconds
-      end
-
       def render(summary)
-        return Report::Json.new(summary).render(@out) if @cli[:json]
-
-        Report::FleetTerminal.new(summary, color: Report::Color.for(@out, env: @env)).render(@out)
+        show(summary, Report::FleetTerminal)
       end
 
       # The reason goes to stderr as one line, so a CI log shows why the step failed even with --json.

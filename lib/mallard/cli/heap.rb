@@ -54,9 +54,7 @@ module Mallard
       end
 
       def render(summary)
-        return Report::Json.new(summary).render(@out) if @cli[:json]
-
-        Report::HeapTerminal.new(summary, color: Report::Color.for(@out, env: @env)).render(@out)
+        show(summary, Report::HeapTerminal)
       end
 
       # Three dumps the user has: nothing is started, no run directory is made.

@@ -75,9 +75,7 @@ module Mallard
       end
 
       def render(summary)
-        return Report::Json.new(summary).render(@out) if @cli[:json]
-
-        Report::SoakTerminal.new(summary, color: Report::Color.for(@out, env: @env)).render(@out)
+        show(summary, Report::SoakTerminal)
       end
     end
   end
