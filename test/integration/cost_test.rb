@@ -23,11 +23,11 @@ class CostIntegrationTest < Minitest::Test
   end
 
   # Read from the kernel while the run goes on, not from what mallard says it did.
-  def test_the_subject_and_wrk_run_on_the_disjoint_cpus_the_run_records
+  def test_split_runs_the_subject_and_wrk_on_the_disjoint_cpus_the_run_records
     out_dir = File.join(@tmp, "pinned")
     tag = "cost-#{Process.pid}-#{rand(1 << 30)}"
     pid = Process.spawn({ "MALLARD_TEST_TAG" => tag }, Gem.ruby, EXE, "soak", HELLO, "--duration", "4", "--json",
-                        "--out", out_dir, out: File::NULL, err: File::NULL)
+                        "--cpus", "split", "--out", out_dir, out: File::NULL, err: File::NULL)
     @spawned << pid
     subject, load = eventually(20) { allowed_cpus(tag) }
     Process.wait(pid)
@@ -39,12 +39,17 @@ class CostIntegrationTest < Minitest::Test
     assert_empty subject & load
   end
 
-  def test_cpus_off_leaves_every_cpu_and_a_bad_list_is_refused_before_anything_runs
-    _, err, status = mallard("soak", HELLO, "--duration", "1", "--cpus", "off", "--out", File.join(@tmp, "off"))
+  # The default is production's parallelism: every CPU, shared, and the reports say so.
+  def test_by_default_the_subject_has_every_cpu_and_a_bad_choice_is_refused_before_anything_runs
+    _, err, status = mallard("soak", HELLO, "--duration", "1", "--out", File.join(@tmp, "all"))
 
     assert_equal 0, status.exitstatus, err
-    assert_includes err, "not pinning CPUs: --cpus off"
-    refute JSON.parse(File.read(File.join(@tmp, "off", "meta.json")))["cpu_layout"]["pinned"]
+    available = Mallard::Cpus::Affinity.allowed
+    assert_includes err, "CPUs: #{available.size} (#{Mallard::Cpus::Layout.format_list(available)}), shared"
+    meta = JSON.parse(File.read(File.join(@tmp, "all", "meta.json")))
+    refute meta["cpu_layout"]["pinned"]
+    assert_equal [available, available, available.size], [*meta["cpu_layout"].values_at("subject", "load"),
+                                                            meta["cpus"]]
 
     _, err, status = mallard("soak", HELLO, "--cpus", "0:0", "--out", File.join(@tmp, "bad"))
     assert_equal 64, status.exitstatus

@@ -12,14 +12,15 @@ module Mallard
       # @param target [Run::TargetInfo]
       # @return [Summary::Compare]
       # @param until_resolved [Float, nil] compare --until-resolved: the half-width every interval should be under
-      def call(rows:, outcome:, run_dir:, target:, until_resolved: nil)
+      # @param cpu_layout [Cpus::Layout, nil] where the subjects ran
+      def call(rows:, outcome:, run_dir:, target:, until_resolved: nil, cpu_layout: nil)
         comparison = Comparison.call(rows, baseline: rows.first&.name || "glibc")
         outcome = judged_outcome(outcome, comparison)
         Summary::Compare.new(schema_version: Run::Directory::SCHEMA_VERSION, kind: "compare", **outcome.to_h,
                              run_dir: run_dir, target: target, baseline: comparison[:baseline],
                              metric: comparison[:metric], configs: comparison[:configs],
                              recommendation: recommendation(outcome, comparison, jobs: target&.jobs?), rows: rows,
-                             resolution: resolution(comparison, until_resolved))
+                             resolution: resolution(comparison, until_resolved), cpu_layout: cpu_layout)
       end
 
       def resolution(comparison, pct)

@@ -101,8 +101,9 @@ module Mallard
                                     "(default: closed loop, each connection waits for its answer)") do |v|
           @soak.rate = v
         end
-        on(opts, "--cpus SUBJECT:LOAD", "CPU lists for the subject and for the load and sampling (e.g. 1:0), or " \
-                                        "off (default: split the CPUs, a quarter at least one to the load)") do |v|
+        on(opts, "--cpus N|split|SUBJECT:LOAD", "the subject's CPUs: N to match the production host (the load " \
+                                                "gets the rest), split or CPU lists (e.g. 1:0) to keep the load " \
+                                                "apart for cost questions (default: all, shared with the load)") do |v|
           @soak.cpus = v
         end
       end

@@ -4,40 +4,80 @@ require_relative "../value"
 
 module Mallard
   module Cpus
-    # Where a run's processes may run: the subject on some CPUs, the load generator and mallard's own sampling on
-    # others, so that the load tool never takes CPU time from the app it measures and the app's CPU time per request
-    # is its own. pinned false says why not (reason): one CPU, or --cpus off.
-    Layout = Value.define(:pinned, :subject, :load, :reason)
+    # Where a run's processes may run. By default the subject has every CPU mallard was given, shared with the load
+    # generator and mallard's own sampling, as an app has its host's CPUs in production: confining it changes the
+    # very thing measured (glibc creates arenas when threads contend, and threads on one CPU rarely do; see
+    # bench/README.md, "CPU placement"). Pinning the subject to some CPUs and the load to others is there for cost
+    # questions (--cpus split, or SUBJECT:LOAD lists), and to match a smaller production host (--cpus N).
+    #
+    # available: the CPUs mallard was given; subject and load: where each runs (the same list when shared);
+    # pinned: whether the two are kept apart; reason: why the layout is what it is.
+    Layout = Value.define(:pinned, :subject, :load, :available, :reason)
 
     class Layout
-      # The load side's share by default: wrk needs far less CPU than the app it drives, but a whole CPU at least.
+      # --cpus split: the load side's share, a whole CPU at least (wrk needs far less than the app it drives).
       LOAD_SHARE = 4
       LIST = /\A\d+(-\d+)?(,\d+(-\d+)?)*\z/
+      COUNT = /\A[1-9]\d*\z/
+      SHARED = %w[all off].freeze
+      # What confinement did to a fragmenting app here, for the line shown wherever it is on (bench/README.md).
+      CONFINED_NOTE = "a confined app fragments glibc less than it does in production (measured here: one CPU " \
+                      "of two cut a fragmenting app's glibc RSS from 379 to 202 MiB and MALLOC_ARENA_MAX=2's " \
+                      "saving from −42% to −7%), so memory savings measured this way understate production's"
 
-      # @param spec [String, nil] --cpus: "SUBJECT:LOAD" (CPU lists such as 1 or 2-3,5), "off", or nil for the default
+      # @param spec [String, nil] --cpus: nil, "all" or "off" (shared, the default); N (the subject gets N CPUs, the
+      #   load the rest); "split" (a quarter to the load, a CPU at least); "SUBJECT:LOAD" (CPU lists such as 1:0)
       # @param available [Array<Integer>] the CPUs mallard may use
-      # @raise [UsageError] a list that cannot be honoured, named with what is available
+      # @raise [UsageError] a choice that cannot be honoured, named with what is available
       def self.choose(spec, available:)
-        return unpinned("--cpus off") if spec == "off"
-        return split(available) if spec.nil?
+        return shared(available, "the subject has every CPU mallard may use, shared with the load") \
+          if spec.nil? || SHARED.include?(spec)
+        return count(Integer(spec, 10), available) if spec.match?(COUNT)
+        return split(available) if spec == "split"
 
-        subject, load = spec.split(":", -1).map { |part| checked_list(part, spec) }
-        raise UsageError, "--cpus takes SUBJECT:LOAD (e.g. 1:0 or 2-3:0-1) or off, not #{spec.inspect}" unless load
+        explicit(spec, available)
+      end
 
-        check_choice(subject, load, available, spec)
-        new(pinned: true, subject: subject, load: load, reason: nil)
+      def self.shared(available, reason)
+        new(pinned: false, subject: available, load: available, available: available, reason: reason)
+      end
+
+      # As many CPUs as the production host has: the subject takes the last N, the load what is left.
+      def self.count(wanted, available)
+        if wanted > available.size
+          raise UsageError, "--cpus #{wanted}: only #{available.size} CPUs are available to mallard " \
+                            "(#{format_list(available)})"
+        end
+        return shared(available, "--cpus #{wanted}: every CPU mallard may use, shared with the load") \
+          if wanted == available.size
+
+        pinned(available.last(wanted), available.first(available.size - wanted), available, "--cpus #{wanted}")
       end
 
       def self.split(available)
         if available.size < 2
-          return unpinned("only #{available.size} CPU is available to mallard: the subject and the load share it")
+          return shared(available, "only #{available.size} CPU is available to mallard: the subject and the load " \
+                                   "share it")
         end
 
         load_count = [available.size / LOAD_SHARE, 1].max
-        new(pinned: true, subject: available.drop(load_count), load: available.first(load_count), reason: nil)
+        pinned(available.drop(load_count), available.first(load_count), available, "--cpus split")
       end
 
-      def self.unpinned(reason) = new(pinned: false, subject: nil, load: nil, reason: reason)
+      def self.explicit(spec, available)
+        subject, load = spec.split(":", -1).map { |part| checked_list(part, spec) }
+        unless load
+          raise UsageError, "--cpus takes a count (e.g. 4), split, all, or SUBJECT:LOAD lists (e.g. 1:0), " \
+                            "not #{spec.inspect}"
+        end
+
+        check_choice(subject, load, available, spec)
+        pinned(subject, load, available, "--cpus #{spec}")
+      end
+
+      def self.pinned(subject, load, available, reason)
+        new(pinned: true, subject: subject, load: load, available: available, reason: reason)
+      end
 
       def self.checked_list(part, spec)
         raise UsageError, "--cpus #{spec.inspect}: #{part.inspect} is not a CPU list" unless part.to_s.match?(LIST)
@@ -71,14 +111,28 @@ module Mallard
             .map { |run| run.size > 1 ? "#{run.first}-#{run.last}" : run.first.to_s }.join(",")
       end
 
-      private_class_method :split, :unpinned, :checked_list, :check_choice
+      private_class_method :shared, :count, :split, :explicit, :pinned, :checked_list, :check_choice
 
-      # The plain line the commands print before a run.
+      # How many CPUs the subject had (nil for a layout stored before this was recorded).
+      def subject_cpus = subject&.size
+
+      # The plain line the commands print before a run, and the reports show.
       def description
-        return "not pinning CPUs: #{reason}" unless pinned
+        return "CPUs: #{shared_cpus}, shared by the subject and the load (#{reason}; --cpus N to match a " \
+               "smaller production host)" unless pinned
 
         "CPUs: the subject on #{Layout.format_list(subject)}; load and sampling on #{Layout.format_list(load)} " \
-          "(--cpus to change)"
+          "(#{reason}). Note: #{CONFINED_NOTE}"
+      end
+
+      private
+
+      # Layouts stored by older versions have no available list.
+      def shared_cpus
+        cpus = subject || available
+        return "not recorded" unless cpus
+
+        "#{cpus.size} (#{Layout.format_list(cpus)})"
       end
     end
   end

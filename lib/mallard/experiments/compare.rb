@@ -188,7 +188,7 @@ module Mallard
       def summary(outcome)
         Analysis::CompareSummary.call(rows: @rows.map { |row| plain_row(row) }, outcome: outcome,
                                       run_dir: Text.scrub(@run_dir.path), target: Run::TargetInfo.of(@target),
-                                      until_resolved: @until_resolved)
+                                      until_resolved: @until_resolved, cpu_layout: @options.cpu_layout)
       end
 
       def plain_row(row)

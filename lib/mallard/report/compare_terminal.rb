@@ -23,6 +23,7 @@ module Mallard
         render_recommendation(io)
         io.puts
         io.puts "  Run directory: #{Text.printable(@summary.run_dir)}"
+        io.puts "  #{@summary.cpu_layout.description}" if @summary.cpu_layout
       end
 
       private

@@ -40,7 +40,7 @@ module Mallard
         gc = [["GC", @gc.gc], ["Live set", @gc.live_set]]
         memory = [["Memory", memory_lines]]
         rest = [["Script", script_line], ["Load", load_line], ["Jobs", job_lines], ["App", app_line], ["Flags", flags],
-                ["Run", [run_dir, skipped_line]]]
+                ["Run", [run_dir, skipped_line, @summary.cpu_layout&.description]]]
         overall = [["Verdict", conclusion]]
         @summary.kind == "gc" ? overall + gc + memory + rest : overall + memory + gc.reverse + rest
       end

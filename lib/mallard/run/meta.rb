@@ -21,8 +21,9 @@ module Mallard
 
     # meta.json: what was run, on what, and when each phase began. Written when a run starts and again as it
     # moves on, so a run killed at any moment still says what it was and how far it got. The command line and
-    # the options (request paths) may hold any bytes, so their copies here are scrubbed. cpus counts the CPUs;
-    # cpu_layout says which the subject and the load ran on (Cpus::Layout).
+    # the options (request paths) may hold any bytes, so their copies here are scrubbed. cpus counts the CPUs mallard
+    # was given (not those it had narrowed itself to while the load ran); cpu_layout says which the subject and the
+    # load ran on (Cpus::Layout).
     Meta = Value.define(:schema_version, :command, :argv, :mallard_version, :ruby, :kernel, :cpus, :options,
                         :subject_pid, :configs, :repeat, :until_resolved, :budget_s, target: TargetInfo,
                                                                                      phases: Phases,
@@ -33,8 +34,8 @@ module Mallard
       def self.build(command:, argv:, target:, options:, phases: nil, subject_pid: nil, **extra)
         new(schema_version: Directory::SCHEMA_VERSION, command: command, argv: Text.scrub_all(argv),
             mallard_version: VERSION, ruby: RUBY_DESCRIPTION, kernel: "#{Etc.uname[:sysname]} #{Etc.uname[:release]}",
-            cpus: Etc.nprocessors, target: TargetInfo.of(target), options: Text.scrub_all(options.to_h),
-            subject_pid: subject_pid, phases: phases, **extra)
+            cpus: extra[:cpu_layout]&.available&.size || Etc.nprocessors, target: TargetInfo.of(target),
+            options: Text.scrub_all(options.to_h), subject_pid: subject_pid, phases: phases, **extra)
       end
     end
   end

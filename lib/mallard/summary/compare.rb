@@ -56,7 +56,7 @@ module Mallard
     # One comparison: how it ended, the table, the recommendation, and the rows it was computed from.
     Compare = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :baseline, :metric,
                            target: Run::TargetInfo, configs: [Config], recommendation: Recommendation, rows: [Row],
-                           resolution: Resolution)
+                           resolution: Resolution, cpu_layout: Cpus::Layout)
 
     class Compare
       def outcome = Run::Outcome.new(status: status, cause: cause, reason: reason)

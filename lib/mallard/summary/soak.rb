@@ -78,7 +78,7 @@ module Mallard
     Soak = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :skipped_lines,
                         target: Run::TargetInfo, allocator: Run::AllocatorInfo, verdict: Verdict, memory: Memory,
                         load: Load, jobs: Jobs, app: App, gc: Gc, live_set: LiveSet, script: Script,
-                        validity: Validity,
+                        validity: Validity, cpu_layout: Cpus::Layout,
                         series: SoakSeries)
 
     class Soak

@@ -28,13 +28,18 @@ module Mallard
 
         def rows
           [["Command", command], ["mallard", @meta.mallard_version], ["Ruby", @meta.ruby],
-           ["Kernel", @meta.kernel], ["CPUs", @meta.cpus], ["Started", @meta.phases&.started_at],
+           ["Kernel", @meta.kernel], ["CPUs", cpus], ["Started", @meta.phases&.started_at],
            ["Target URL", @meta.target&.url], ["Subject PID", @meta.subject_pid],
            ["Request paths", listed(@options["paths"])],
            ["Duration", @options["duration"] && "#{@options['duration']} s"],
            ["Concurrency", @options["concurrency"]],
            ["Sampling interval", @options["interval"] && "#{@options['interval']} s"],
            ["Configurations", listed(@meta.configs)], ["Repeats", @meta.repeat]]
+        end
+
+        # The layout's own line where the run recorded one (what the subject had, not only how many there were).
+        def cpus
+          @meta.cpu_layout&.description || @meta.cpus
         end
 
         def listed(items)
