@@ -37,6 +37,28 @@ class RecommendationTest < Minitest::Test
                  recommendation[:reason])
   end
 
+  # Issue 20: jemalloc −10.4% and glibc-arena2 −9.3% overlapped on a real app and were never set against each other.
+  def test_between_winners_that_do_not_differ_the_smaller_change_to_deploy_is_recommended
+    recommendation = recommend(row("jemalloc", rss: 89_600, deploy_effort: 3),
+                               row("glibc-arena2", rss: 90_000, deploy_effort: 1))
+
+    assert_equal "glibc-arena2", recommendation[:name]
+    assert_includes recommendation[:reason], "jemalloc used about as much (glibc-arena2 against jemalloc: +0.4% "
+    assert_includes recommendation[:reason],
+                    "no detectable difference); glibc-arena2 is recommended as the smaller change to deploy " \
+                    "(an environment variable, where jemalloc needs a library to install and preload)"
+    assert_match(/\Aglibc-arena2 used less memory than glibc: −10% /, recommendation[:reason])
+  end
+
+  def test_a_winner_that_uses_detectably_less_than_the_simpler_one_stays_and_says_by_how_much
+    recommendation = recommend(row("jemalloc", rss: 80_000, deploy_effort: 3),
+                               row("glibc-arena2", rss: 90_000, deploy_effort: 1))
+
+    assert_equal "jemalloc", recommendation[:name]
+    assert_match(/jemalloc also used less than glibc-arena2 \(glibc-arena2 against jemalloc: \+12% /,
+                 recommendation[:reason])
+  end
+
   def test_a_lower_memory_configuration_that_costs_throughput_is_passed_over
     recommendation = recommend(row("mimalloc", rss: 70_000, rps: 400.0), row("jemalloc", rss: 80_000))
 

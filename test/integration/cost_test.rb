@@ -49,7 +49,7 @@ class CostIntegrationTest < Minitest::Test
     meta = JSON.parse(File.read(File.join(@tmp, "all", "meta.json")))
     refute meta["cpu_layout"]["pinned"]
     assert_equal [available, available, available.size], [*meta["cpu_layout"].values_at("subject", "load"),
-                                                            meta["cpus"]]
+                                                          meta["cpus"]]
 
     _, err, status = mallard("soak", HELLO, "--cpus", "0:0", "--out", File.join(@tmp, "bad"))
     assert_equal 64, status.exitstatus

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../analysis/arena_limit"
+
 module Mallard
   module Allocators
     # One memory configuration: the environment a child process needs to run under it, where its
@@ -22,6 +24,9 @@ module Mallard
       # @param extension [String, nil] the path suffix that shows in the process's maps once it has
       def initialize(name:, summary:, malloc:, finder:, settings: {}, sonames: [], packages: {}, blocked: nil,
                      requires: nil, extension: nil)
+        @definition = { name: name, summary: summary, malloc: malloc, finder: finder, settings: settings,
+                        sonames: sonames, packages: packages, blocked: blocked, requires: requires,
+                        extension: extension }
         @name = name
         @summary = summary
         @malloc = malloc
@@ -36,6 +41,28 @@ module Mallard
 
       # @return [Array<String>] features a Ruby child must require, e.g. ["mallard/trim"]
       attr_reader :ruby_requires
+
+      # This configuration as it would run on a host with cpus CPUs (glibc sizes its arena limit from the CPUs it
+      # sees, Analysis::ArenaLimit): a glibc configuration that leaves the arena
+      # limit to glibc gets the limit glibc would compute there, set explicitly and named in its summary.
+      # @return [Allocator] self when nothing changes
+      def for_production(cpus)
+        return self unless malloc == "glibc" && !settings.key?("MALLOC_ARENA_MAX")
+
+        limit = Analysis::ArenaLimit.for(cpus)
+        Allocator.new(**@definition, settings: settings.merge("MALLOC_ARENA_MAX" => limit.to_s),
+                                     summary: "#{summary}; arenas as on #{cpus} CPUs (MALLOC_ARENA_MAX=#{limit}, " \
+                                              "glibc's own limit there)")
+      end
+
+      # How much a deployment must change to run this configuration, least first: nothing, an environment variable,
+      # a file of mallard's loaded into the app, a library to install and preload.
+      def deploy_effort
+        return 3 unless sonames.empty?
+        return 2 unless ruby_requires.empty?
+
+        settings.empty? ? 0 : 1
+      end
 
       def library_path
         return if @sonames.empty?

@@ -19,9 +19,19 @@ module Mallard
       end
 
       # @param trim [Trim::Availability] whether glibc-trim's C extension is built here
-      def initialize(finder:, trim: Trim::Availability.default)
+      # @param production_cpus [Integer, nil] size glibc's arenas as on a host with this many CPUs
+      #   (Allocator#for_production); nil: as glibc sizes them here
+      def initialize(finder:, trim: Trim::Availability.default, production_cpus: nil)
         @trim = trim
-        @entries = definitions.map { |attributes| Allocator.new(finder: finder, **attributes) }
+        @entries = definitions.map do |attributes|
+          allocator = Allocator.new(finder: finder, **attributes)
+          production_cpus ? allocator.for_production(production_cpus) : allocator
+        end
+      end
+
+      # The default catalog, or one whose glibc configurations are sized for a production host.
+      def self.for(production_cpus)
+        production_cpus ? new(finder: LibraryFinder.default, production_cpus: production_cpus) : default
       end
 
       def each(&)

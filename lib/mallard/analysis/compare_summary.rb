@@ -13,14 +13,15 @@ module Mallard
       # @return [Summary::Compare]
       # @param until_resolved [Float, nil] compare --until-resolved: the half-width every interval should be under
       # @param cpu_layout [Cpus::Layout, nil] where the subjects ran
-      def call(rows:, outcome:, run_dir:, target:, until_resolved: nil, cpu_layout: nil)
+      # @param production_cpus [Integer, nil] --production-cpus: the host glibc's rows were sized for
+      def call(rows:, outcome:, run_dir:, target:, until_resolved: nil, cpu_layout: nil, production_cpus: nil)
         comparison = Comparison.call(rows, baseline: rows.first&.name || "glibc")
         outcome = judged_outcome(outcome, comparison)
         Summary::Compare.new(schema_version: Run::Directory::SCHEMA_VERSION, kind: "compare", **outcome.to_h,
                              run_dir: run_dir, target: target, baseline: comparison[:baseline],
                              metric: comparison[:metric], configs: comparison[:configs],
-                             recommendation: recommendation(outcome, comparison, jobs: target&.jobs?), rows: rows,
-                             resolution: resolution(comparison, until_resolved), cpu_layout: cpu_layout)
+                             recommendation: recommendation(outcome, comparison, target, production_cpus, cpu_layout),
+                             rows: rows, resolution: resolution(comparison, until_resolved), cpu_layout: cpu_layout)
       end
 
       def resolution(comparison, pct)
@@ -58,13 +59,21 @@ module Mallard
       end
 
       # No verdict from a failed measurement.
-      def recommendation(outcome, comparison, jobs:)
+      # With what glibc's rows allowed against production (ArenaLimit), said where glibc takes part.
+      def recommendation(outcome, comparison, target, production_cpus, cpu_layout)
         return if outcome.status == "failed"
 
-        Summary::Recommendation.from_h(Recommendation.call(comparison, jobs: jobs))
+        recommended = Recommendation.call(comparison, jobs: target&.jobs?)
+        arenas = ArenaLimit.comparison_note(production_cpus: production_cpus, subject_cpus: cpu_layout&.subject_cpus)
+        recommended[:reason] = "#{recommended[:reason]} #{arenas}" if arenas && glibc_compared?(comparison)
+        Summary::Recommendation.from_h(recommended)
       end
 
-      private_class_method :resolution, :without_summary, :judged_outcome, :recommendation
+      def glibc_compared?(comparison)
+        comparison[:configs].any? { |config| config.name.start_with?("glibc") && config.repeats.positive? }
+      end
+
+      private_class_method :resolution, :without_summary, :judged_outcome, :recommendation, :glibc_compared?
     end
   end
 end

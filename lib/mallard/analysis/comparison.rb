@@ -38,7 +38,7 @@ module Mallard
           name: row.name, available: row.available, verified: row.verified, failed: row.failed,
           repeats: row.runs.size, unavailable_reason: row.unavailable_reason, output_tail: row.output_tail,
           **estimates(row.runs, own), errors: errors(row.runs), **verdicts(row.runs),
-          invalid_runs: row.invalid_runs.size,
+          invalid_runs: row.invalid_runs.size, deploy_effort: row.deploy_effort,
           vs_baseline: (versus(own, reference_series) if row.runs.any? && reference_series)
         )
       end

@@ -13,8 +13,6 @@ module Mallard
 
     # Turns a doctor Diagnosis into findings. Pure: everything it needs is in the diagnosis.
     module Findings
-      # glibc creates up to 8 arenas per core for a 64-bit process when threads contend.
-      ARENAS_PER_CORE = 8
       KB_PER_MB = 1024.0
 
       module_function
@@ -69,9 +67,7 @@ module Mallard
 
         Finding.new(level: "warning",
                     message: "glibc malloc with #{diagnosis.threads} threads and no arena limit: fragmentation risk",
-                    advice: "glibc may create up to #{ARENAS_PER_CORE * cpus} arenas here (8 per core), each " \
-                            "holding on to freed memory; measure the remedies with `mallard compare`, or try " \
-                            "MALLOC_ARENA_MAX=2 or jemalloc (`mallard doctor` lists the libraries found here)")
+                    advice: ArenaLimit.doctor_advice(cpus))
       end
 
       def single_threaded_glibc(diagnosis)

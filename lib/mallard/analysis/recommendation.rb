@@ -20,6 +20,9 @@ module Mallard
       JOB_WORK = { rate: "jobs/s", latency: "p99 queue wait", cpu: "CPU per job" }.freeze
       # Each figure of a comparison's row against the baseline: its change, interval, significance, which way is
       # better, and its label's key.
+      # What each deploy effort (Allocators::Allocator#deploy_effort) asks of a deployment.
+      DEPLOYS = ["nothing to change", "an environment variable", "a file of mallard's loaded into the app",
+                 "a library to install and preload"].freeze
       FIGURES = [%i[rss_pct rss_pct_ci significant lower memory],
                  %i[rps_pct rps_pct_ci rps_significant higher rate],
                  %i[p99_pct p99_pct_ci p99_significant lower latency],
@@ -41,8 +44,37 @@ module Mallard
         trade_offs = trade_offs(comparison, front, work)
         return none(baseline, rejected).merge(trade_offs: trade_offs) unless winner
 
-        { name: winner[:name], reason: winning_reason(comparison, winner, passed_over, work, trade_offs),
+        winner, against = against_runner_up(comparison, winner, work)
+        { name: winner[:name], reason: winning_reason(comparison, winner, passed_over, work, trade_offs) + against,
           rejected: rejected, trade_offs: trade_offs }
+      end
+
+      # The winner set against the next candidate without a measured cost, memory to memory: when the two do not
+      # differ detectably, the one with less to deploy is preferred, and the sentence says why.
+      # @return [Array(config, String)] the configuration to recommend, and what the comparison found (or "")
+      def against_runner_up(comparison, winner, work)
+        runner = candidates(comparison).find { |config| config[:name] != winner[:name] && costs(config, work).nil? }
+        change = runner && Change.call(memory_values(runner), memory_values(winner))
+        return [winner, ""] unless change&.ci
+
+        measured = "#{runner[:name]} against #{winner[:name]}: #{change(change.pct, change.ci, work[:memory])}"
+        return [winner, " #{winner[:name]} also used less than #{runner[:name]} (#{measured})."] if change.significant
+
+        simpler, other = effort(runner) < effort(winner) ? [runner, winner] : [winner, runner]
+        [simpler, " #{other[:name]} used about as much (#{measured}: no detectable difference); #{simpler[:name]} " \
+                  "is recommended as #{deploys(simpler, other)}."]
+      end
+
+      def memory_values(config) = Array(config[:steady_rss_kb]&.values)
+
+      # Older summaries did not record it: as much as the most.
+      def effort(config) = config[:deploy_effort] || (DEPLOYS.size - 1)
+
+      def deploys(simpler, other)
+        return "the one with no more to deploy" if effort(simpler) == effort(other)
+
+        "the smaller change to deploy (#{DEPLOYS[effort(simpler)]}, where #{other[:name]} needs " \
+          "#{DEPLOYS[effort(other)]})"
       end
 
       # The winner (the first candidate, least memory first, that costs nothing measurable and is in the front), the
@@ -178,7 +210,8 @@ module Mallard
         (value.negative? ? MINUS : "+") + text
       end
 
-      private_class_method :weigh, :usable_baseline?, :candidate?, :costs, :beaten, :moves, :trade_offs, :trade_off,
+      private_class_method :against_runner_up, :memory_values, :effort, :deploys, :weigh, :usable_baseline?,
+                           :candidate?, :costs, :beaten, :moves, :trade_offs, :trade_off,
                            :beyond_memory?, :winning_reason, :unharmed, :other_sides, :given_up, :none,
                            :without_baseline, :candidates,
                            :change, :signed

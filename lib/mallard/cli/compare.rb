@@ -51,13 +51,14 @@ module Mallard
         @err.puts "mallard: #{@measure.soak.cpu_layout.description}"
         Experiments::Compare.new(target: target, options: @measure.soak, configs: configs, repeat: @cli[:repeat],
                                  run_dir: run_dir, reporter: reporter, command_line: ["compare", *argv],
+                                 catalog: @measure.catalog,
                                  until_resolved: @cli[:until_resolved], budget_s: @cli[:budget_s] || DEFAULT_BUDGET_S)
       end
 
       # Every configuration in the catalog unless told otherwise; unavailable ones stay in the
       # table (with the package to install) but are not run.
       def configs
-        @cli[:configs] || Allocators::Catalog.default.names
+        @cli[:configs] || @measure.catalog.names
       end
 
       def parse(argv, app)
@@ -80,7 +81,7 @@ module Mallard
 
         check_resolution
 
-        configs.each { |name| Allocators::Catalog.default.fetch(name) } # a name twice is an A/A row, not a typo
+        configs.each { |name| @measure.catalog.fetch(name) } # a name twice is an A/A row, not a typo
       end
 
       def check_resolution

@@ -61,6 +61,9 @@ module Mallard
       end
 
       # The checks that need the output settings (--out, --html): still before anything is created.
+      # The memory configurations, sized for the production host when --production-cpus says how big it is.
+      def catalog = Allocators::Catalog.for(@soak.production_cpus)
+
       def check_outputs!(settings)
         HtmlOutput.check!(settings[:html])
         @user.check_reach!(settings[:out] || Run::Directory::DEFAULT_ROOT)
@@ -70,6 +73,7 @@ module Mallard
 
       def finish_soak(load:)
         @soak.paths = @paths unless @paths.empty?
+        @soak.allocator ||= "glibc" if @soak.production_cpus # sized as in production, not as glibc sizes it here
         @soak.interval = Experiments::SoakOptions.default_interval(@soak.duration) if load && !given?("--interval")
         @soak.validate!(load: load)
       end
@@ -105,6 +109,10 @@ module Mallard
                                                 "gets the rest), split or CPU lists (e.g. 1:0) to keep the load " \
                                                 "apart for cost questions (default: all, shared with the load)") do |v|
           @soak.cpus = v
+        end
+        on(opts, "--production-cpus N", Integer, "size glibc's arenas as on a production host with N CPUs " \
+                                                 "(MALLOC_ARENA_MAX=8N, glibc's own limit there)") do |v|
+          @soak.production_cpus = v
         end
       end
 

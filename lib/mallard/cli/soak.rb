@@ -36,7 +36,7 @@ module Mallard
 
       def measure(target, run_dir, argv)
         Experiments::Soak.new(target: target, options: @measure.soak, run_dir: run_dir, reporter: reporter,
-                              command_line: [command, *argv], command: command).call
+                              command_line: [command, *argv], command: command, catalog: @measure.catalog).call
       rescue UsageError
         run_dir.discard # refused before anything was measured: no junk run directory
         raise
@@ -47,7 +47,7 @@ module Mallard
         return if @cli[:help]
 
         target = @measure.target(operands, command)
-        Allocators::Catalog.default.fetch(@measure.soak.allocator) if @measure.soak.allocator
+        @measure.catalog.fetch(@measure.soak.allocator) if @measure.soak.allocator
         @measure.check_outputs!(@cli)
         target
       rescue OptionParser::ParseError, UsageError => e

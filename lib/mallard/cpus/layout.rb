@@ -118,8 +118,10 @@ module Mallard
 
       # The plain line the commands print before a run, and the reports show.
       def description
-        return "CPUs: #{shared_cpus}, shared by the subject and the load (#{reason}; --cpus N to match a " \
-               "smaller production host)" unless pinned
+        unless pinned
+          return "CPUs: #{shared_cpus}, shared by the subject and the load (#{reason}; --cpus N to match a " \
+                 "smaller production host)"
+        end
 
         "CPUs: the subject on #{Layout.format_list(subject)}; load and sampling on #{Layout.format_list(load)} " \
           "(#{reason}). Note: #{CONFINED_NOTE}"

@@ -188,7 +188,8 @@ module Mallard
       def summary(outcome)
         Analysis::CompareSummary.call(rows: @rows.map { |row| plain_row(row) }, outcome: outcome,
                                       run_dir: Text.scrub(@run_dir.path), target: Run::TargetInfo.of(@target),
-                                      until_resolved: @until_resolved, cpu_layout: @options.cpu_layout)
+                                      until_resolved: @until_resolved, cpu_layout: @options.cpu_layout,
+                                      production_cpus: @options.production_cpus)
       end
 
       def plain_row(row)
@@ -197,6 +198,7 @@ module Mallard
                          unavailable_reason: allocator.unavailable_reason,
                          verified: row.failure.nil? && row.runs.any?, failed: row.failure && row.failure[:reason],
                          output_tail: row.failure && row.failure[:output_tail], runs: row.runs,
+                         deploy_effort: allocator.deploy_effort,
                          invalid_runs: row.invalid_runs)
       end
 

@@ -8,7 +8,7 @@ module Mallard
     # meaningless or a crash halfway: the careless value costs one line, not a wasted soak.
     SoakOptions = Struct.new(:duration, :requests, :concurrency, :paths, :interval, :boot_timeout,
                              :allocator, :ruby_client, :max_error_pct, :drain_timeout, :rate, :cpus,
-                             keyword_init: true)
+                             :production_cpus, keyword_init: true)
 
     # Reopened rather than built in Struct.new's block, so that its limits are its own constants.
     class SoakOptions
@@ -27,12 +27,15 @@ module Mallard
       # An open-loop rate beyond what one wrk on loopback can send is a typo, not a plan.
       MAX_RATE = 1_000_000
       MAX_BOOT_TIMEOUT = 3600
+      # More CPUs than any host has is a typo (Linux's default NR_CPUS is 4,096 at most).
+      MAX_PRODUCTION_CPUS = 4096
       # Descriptors wrk (or mallard) needs besides its connections: stdio, epoll, the script, logs.
       SPARE_FILES = 32
 
       def self.defaults
         new(duration: 20.0, requests: nil, concurrency: 10, paths: ["/"], interval: 0.5, boot_timeout: 60.0,
-            allocator: nil, ruby_client: false, max_error_pct: 1.0, drain_timeout: 30.0, rate: nil, cpus: nil)
+            allocator: nil, ruby_client: false, max_error_pct: 1.0, drain_timeout: 30.0, rate: nil, cpus: nil,
+            production_cpus: nil)
       end
 
       # Where the subject and the load run (Cpus::Layout), chosen from --cpus by #validate!; not an option itself,
@@ -50,6 +53,7 @@ module Mallard
       # @raise [UsageError] naming the option and what it accepts
       def validate!(load: true, open_files: Process.getrlimit(:NOFILE).first, cpus: Cpus::Affinity.allowed)
         self.cpu_layout = Cpus::Layout.choose(self.cpus, available: cpus)
+        check_production_cpus
         check_duration if load
         check_interval
         return self unless load
@@ -63,6 +67,12 @@ module Mallard
       end
 
       private
+
+      def check_production_cpus
+        return if production_cpus.nil? || production_cpus.between?(1, MAX_PRODUCTION_CPUS)
+
+        raise UsageError, "--production-cpus must be between 1 and #{MAX_PRODUCTION_CPUS}, not #{production_cpus}"
+      end
 
       def check_duration
         return if duration.finite? && duration.between?(MIN_DURATION, MAX_DURATION)

@@ -18,8 +18,9 @@ module Mallard
     end
 
     # One configuration as measured: its valid runs, and the runs shown but not counted.
+    # deploy_effort: how much a deployment must change to run it (Allocators::Allocator#deploy_effort).
     Row = Value.define(:name, :allocator, :available, :unavailable_reason, :verified, :failed, :output_tail,
-                       runs: [RunFigures], invalid_runs: [RunFigures])
+                       :deploy_effort, runs: [RunFigures], invalid_runs: [RunFigures])
 
     # A configuration against the baseline: memory, req/s and p99 as % changes with 95% intervals, and why
     # there are no intervals when there are none.
@@ -34,7 +35,7 @@ module Mallard
     # A configuration's row of the table. steady_rss_kb holds the comparison's metric (summed PSS when runs
     # had several processes); verdicts the memory verdict of each counted run, live_set_verdicts its live set's.
     Config = Value.define(:name, :available, :verified, :failed, :repeats, :errors, :unavailable_reason,
-                          :output_tail, :verdicts, :invalid_runs, :live_set_verdicts,
+                          :output_tail, :verdicts, :invalid_runs, :live_set_verdicts, :deploy_effort,
                           steady_rss_kb: Estimate, peak_rss_kb: Estimate, rps: Estimate, latency_ms: Latency,
                           cpu_ms_per_request: Estimate, vs_baseline: Versus)
 
