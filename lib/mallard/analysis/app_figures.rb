@@ -6,9 +6,10 @@ module Mallard
     #
     # A request's time from outside splits into its wait before the app got it (queue_ms, from the X-Request-Start
     # header mallard's load clients send), the app's own time (in_app_ms: what an in-app timer such as Rails' log
-    # line reports), the body's iteration and writing (body_ms) and the rest (the server after the body, the
-    # network). The agent sees the first three of each request it samples, so the server's time of a request is
-    # their sum; the rest is the median from outside less the median of those sums. Medians, because wrk's mean
+    # line reports), the body's iteration and writing (body_ms) and the rest (the server after the body: its writes
+    # and bookkeeping; on loopback there is no network to speak of). The agent sees the first three of each
+    # request it samples, so the server's time of a request is their sum; the rest is the median from outside less
+    # the median of those sums. Medians, because wrk's mean
     # and upper percentiles include its correction for coordinated omission (synthetic samples for responses slower
     # than the connections' pace), which no in-app figure has.
     #
@@ -17,17 +18,26 @@ module Mallard
     # saw 169), and that is the load's shape, not the app's cost. What is flagged is the time beyond queueing and
     # the app's own — a body written line by line (1,300 writes cost one app 150 ms a request), a slow server —
     # when it is both large next to the app's time and above a few milliseconds.
+    #
+    # Nor is waiting for the CPU. A process whose threads keep a core busy (Ruby's GVL runs one of them at a time)
+    # or a subject using all its CPUs makes every thread wait its turn, before the app is called and after it
+    # returns, where its timer cannot see: five busy threads on one core showed 120 ms of that on a Rails app. Then
+    # only the body's own time can be blamed; the rest is the wait, which more processes would shorten.
     module AppFigures
       CHUNKY_RESPONSE = 100 # chunks: each is its own write to the socket
       GAP_RATIO = 2.0
       GAP_MIN_MS = 5.0
+      # The share of its CPU capacity at which a subject is taken as saturated.
+      SATURATED = 0.85
 
       module_function
 
       # @param agent_records [Array<Run::AgentRecord>]
       # @param load [Probe::LoadResult, nil]
+      # @param cpu_s [Float, nil] the subject's CPU time across the load (CpuCost)
+      # @param cpus [Integer, nil] the CPUs the subject had
       # @return [Summary::App, nil]
-      def call(agent_records, load)
+      def call(agent_records, load, cpu_s: nil, cpus: nil)
         in_app = agent_records.flat_map { |r| r.in_app_ms || [] }
         return if in_app.empty?
 
@@ -38,8 +48,20 @@ module Mallard
                                body_ms: percentiles(body), queue_ms: percentiles(queue),
                                chunks_per_response: { "p50" => Statistics.median(chunks), "max" => chunks.max },
                                outside: outside(load, agent_records, queued: queue.any?))
-        app.flags = [chunk_flag(app), gap_flag(app)].compact
+        app.flags = flags(app, saturated?(agent_records, load, cpu_s, cpus))
         app
+      end
+
+      def flags(app, saturated)
+        [chunk_flag(app), saturated ? body_flag(app) : gap_flag(app)].compact
+      end
+
+      # Whether the subject used nearly all it could: a core per serving process, or its CPUs if fewer.
+      def saturated?(records, load, cpu_s, cpus)
+        return false unless cpu_s && load&.duration_s&.positive?
+
+        processes = records.map(&:pid).uniq.size
+        cpu_s / load.duration_s >= SATURATED * [processes, cpus || processes].min
       end
 
       def percentiles(values)
@@ -80,7 +102,7 @@ module Mallard
           "in-app timer sees — build the body as one string or a few large chunks"
       end
 
-      # Time outside the app's timer beyond queueing: the body's, and what the server and network add after it.
+      # Time outside the app's timer beyond queueing: the body's, and what the server adds after it.
       def gap_flag(app)
         parts = app.outside
         return unless parts
@@ -89,8 +111,18 @@ module Mallard
         return unless unseen > parts.in_app_ms * (GAP_RATIO - 1) && unseen > GAP_MIN_MS
 
         format("requests take %.1f ms (median) from outside and %.1f ms inside the app%s: %.1f ms is spent where " \
-               "the app's own timer cannot see it (body writing: %.1f ms; the server and the network: %.1f ms)",
+               "the app's own timer cannot see it (body writing: %.1f ms; the server after the body: %.1f ms)",
                parts.external_ms, parts.in_app_ms, queueing(parts), unseen, parts.body_ms, [parts.rest_ms, 0].max)
+      end
+
+      # On a saturated CPU, the body's own time only: the rest outside the app is the wait for the CPU.
+      def body_flag(app)
+        parts = app.outside
+        return unless parts && parts.body_ms > parts.in_app_ms * (GAP_RATIO - 1) && parts.body_ms > GAP_MIN_MS
+
+        format("responses take %.1f ms (median) to write after the app's %.1f ms, where its own timer cannot see " \
+               "it (the app was CPU-bound, so the rest of the time outside it is the wait for the CPU)",
+               parts.body_ms, parts.in_app_ms)
       end
 
       def queueing(parts)
@@ -99,7 +131,8 @@ module Mallard
         format(", after %.1f ms waiting for a free server thread", parts.queue_ms)
       end
 
-      private_class_method :outside, :server_times, :median_of, :chunk_flag, :gap_flag, :queueing
+      private_class_method :outside, :server_times, :median_of, :chunk_flag, :gap_flag, :body_flag, :queueing,
+                           :saturated?, :flags
     end
   end
 end

@@ -32,7 +32,7 @@ module Mallard
           schema_version: Run::Directory::SCHEMA_VERSION, kind: kind(run), **outcome.to_h,
           run_dir: Text.scrub(run.path), skipped_lines: run.skipped, target: run.target,
           allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), **work,
-          app: AppFigures.call(run.agent, run.load), gc: gc(run), live_set: live_set,
+          app: app_figures(run, work[:load]), gc: gc(run), live_set: live_set,
           script: script_figures(run), validity: Validity.call(run), cpu_layout: run.meta.cpu_layout,
           series: series(run, verdict, live_set)
         )
@@ -49,6 +49,10 @@ module Mallard
           load.cpu_s, load.cpu_ms_per_request = cost.values_at(:cpu_s, :ms_per_unit)
         end
         { load: load, jobs: jobs }
+      end
+
+      def app_figures(run, load)
+        AppFigures.call(run.agent, run.load, cpu_s: load&.cpu_s, cpus: run.meta.cpu_layout&.subject_cpus)
       end
 
       def series(run, verdict, live_set)
@@ -128,6 +132,7 @@ module Mallard
                             final_rss_kb: run.totals.last&.rss_kb)
       end
 
+      private_class_method :app_figures
       private_class_method :work, :judged_outcome, :failed_share, :series, :verdict, :memory_verdict, :kind, :gc,
                            :memory,
                            :per_process, :script_figures
