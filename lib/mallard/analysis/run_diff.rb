@@ -138,8 +138,8 @@ module Mallard
         Statistics.batch_means(values, count)
       end
 
-      # Batch means see only each run's own noise, not how far apart two runs of one app settle: memory's floor
-      # (Significance.memory_noise_pct) widens the band.
+      # Batch means see only each run's own noise, not how far apart two runs of one app settle: the allowance for
+      # that (Significance.memory_noise_pct) widens the band, and the row says so.
       def batched(before, after, a_figure, b_figure)
         a = batch_means(before)
         b = batch_means(after)
@@ -147,7 +147,12 @@ module Mallard
         return change([a_figure].grep(Numeric), [b_figure].grep(Numeric), too_few(short)) if short.any?
 
         noise = Significance.memory_noise_pct([a_figure, b_figure].grep(Numeric).min)
-        change(a, b, noise_pct: noise).merge(batches: [a.size, b.size])
+        change(a, b, noise_pct: noise).merge(batches: [a.size, b.size], note: one_run_each(noise))
+      end
+
+      def one_run_each(noise_pct)
+        format("one run each: the interval is within each run, so only a change beyond ±%.0f%% (how far two runs of " \
+               "one app settle apart) counts; repeat with `mallard compare --repeat` to measure that", noise_pct)
       end
 
       def too_few(runs)
@@ -184,7 +189,7 @@ module Mallard
                change, threshold_pct, more)
       end
 
-      private_class_method :boot_gem_shown?, :boot_row, :batched, :too_few, :change, :judged, :measured, :column,
+      private_class_method :boot_gem_shown?, :boot_row, :batched, :one_run_each, :too_few, :change, :judged, :measured, :column,
                            :failure_reason
     end
   end

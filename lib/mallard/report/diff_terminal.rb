@@ -77,9 +77,12 @@ module Mallard
         lines
       end
 
+      # For two soaks' batch means, what the interval can and cannot see (the row's note).
       def method_line
-        batches = @diff.rows.first&.batches
-        batches ? "#{@diff.method} (A #{batches[0]}, B #{batches[1]} batches)" : @diff.method.to_s
+        row = @diff.rows.first
+        return @diff.method.to_s unless row&.batches
+
+        "#{@diff.method} (A #{row.batches[0]}, B #{row.batches[1]} batches); #{row.note}"
       end
 
       def fail_over_line(gate)
