@@ -189,7 +189,8 @@ module Mallard
                change, threshold_pct, more)
       end
 
-      private_class_method :boot_gem_shown?, :boot_row, :batched, :one_run_each, :too_few, :change, :judged, :measured, :column,
+      private_class_method :boot_gem_shown?, :boot_row, :batched, :one_run_each, :too_few, :change, :judged, :measured,
+                           :column,
                            :failure_reason
     end
   end
