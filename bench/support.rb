@@ -19,7 +19,7 @@ module Bench
       target = Mallard::Target::RackApp.new(dir: app_dir(app), threads: threads, workers: workers)
       env = Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: agent_settings(agent, run_dir))
                                                .merge(extra_env)
-      subject = agent ? target.command(env: env, run_dir: run_dir) : plain_command(target, env, run_dir)
+      subject = target.command(env: env, run_dir: run_dir) # without the agent, the app's own config.ru
       begin
         (cpus ? Mallard::Cpus::Affinity.with(cpus) { subject.start } : subject.start)
           .wait_until_up(timeout: 30) { target.ready? }
@@ -37,14 +37,6 @@ module Bench
 
     { out: run_dir.file("agent.jsonl"), t0: Process.clock_gettime(Process::CLOCK_MONOTONIC),
       interval: 0.5 }
-  end
-
-  # The same server and port choice as RackApp, serving the app's own config.ru. Its log is the one RackApp#ready?
-  # reads for booted workers, so a cluster is waited for as mallard waits for it.
-  def plain_command(target, env, run_dir)
-    command = target.command(env: env, run_dir: run_dir)
-    argv = command.argv[0...-1] + ["config.ru"]
-    Mallard::Target::Command.new(argv, env: env, chdir: target.dir, log_path: command.log_path)
   end
 
   # Prints each variant's req/s by round, and the ratio of two variants round by round: its median and bootstrap

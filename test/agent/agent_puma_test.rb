@@ -110,8 +110,9 @@ class AgentPumaTest < Minitest::Test
 
     assert_equal ["NilClass", 1, nil, files].inspect, idle
     assert_equal ["Mallard::Agent::Recorder", 2, nil, (files + [extension]).sort].inspect, active
-    refute_includes ruby_with_agent("p $LOADED_FEATURES", "MALLARD_AGENT_OUT" => @out), "objspace.so",
-                    "allocation tracing's library is loaded only for `mallard heap`"
+    loaded = ruby_with_agent("p $LOADED_FEATURES", "MALLARD_AGENT_OUT" => @out)
+    refute_includes loaded, "objspace.so", "allocation tracing's library is loaded only for `mallard heap`"
+    refute_includes loaded, "json", "json's methods on every core class slowed the demo app's requests by 2%"
   end
 
   # Its GC hooks send every allocation through the slow path before Ruby 3.3: there GC::Profiler records the GCs.

@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require "json"
-
 module Mallard
   module Agent
     # Heap dumps on mallard's request (`mallard heap`), when MALLARD_HEAP_DIR names the run's heap directory.
@@ -103,7 +101,9 @@ module Mallard
         exit!(1)
       end
 
+      # json only in the dump's child: loaded into the app it would slow every request (RecordLine).
       def marker(base, number, forked_at, generation)
+        require "json"
         seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - forked_at
         File.write("#{base}.done", JSON.generate("pid" => Process.ppid, "number" => number, "generation" => generation,
                                                  "t" => (forked_at - @origin).round(3), "seconds" => seconds.round(3),

@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require "json"
-
 module Mallard
   module Agent
     # Writes one interval's record as a JSON line into a String that lives as long as the recorder.
@@ -13,6 +11,10 @@ module Mallard
     # Puma, a creep of about 1 MB per 100,000 requests that looked like the app's own (bench/agent_memory.rb).
     # Here only the one long-lived String and the caller's long-lived buffers are held; each number's text is
     # garbage as soon as it is appended.
+    #
+    # Nor does it load the json library, which the app may not have loaded: json adds its generator's methods to
+    # Object, String, Hash, Array and the numbers, and with it loaded the demo app ran 2.0% more instructions per
+    # request (callgrind, 2,000 requests each way; bench/README.md, "Agent overhead").
     class RecordLine
       # The per-unit columns: a web app's requests (queue_ms: the wait before the app got one, from the
       # X-Request-Start its client sent), or a job worker's jobs (JobMiddleware).
@@ -34,7 +36,9 @@ module Mallard
       def build(time:, pid:, gc_stat:, requests:, samples:, count:, sampled: false, jobs: nil)
         @line.clear
         @line << '{"kind":"agent","t":' << time.round(6).to_s << ',"pid":' << pid.to_s
-        @line << ',"gc":' << JSON.generate(gc_stat) << ',"requests":' << requests.to_s
+        @line << ',"gc":'
+        gc_object(gc_stat)
+        @line << ',"requests":' << requests.to_s
         job_counts(*jobs) if jobs
         columns(samples, count)
         @line << ',"requests_sampled":' << count.to_s if sampled
@@ -42,6 +46,17 @@ module Mallard
       end
 
       private
+
+      # GC.stat's figures (GcSnapshot): symbol keys, integer values or nil. Hash#each with two block parameters
+      # yields without making a pair array for each key.
+      def gc_object(gc_stat)
+        @line << "{"
+        gc_stat.each do |key, value|
+          @line << '"' << key.name << '":' << (value.nil? ? "null" : value.to_s) << ","
+        end
+        @line.chomp!(",")
+        @line << "}"
+      end
 
       def job_counts(busy, failed)
         @line << ',"busy":' << busy.to_s << ',"jobs_failed":' << failed.to_s

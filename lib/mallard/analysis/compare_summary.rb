@@ -14,14 +14,22 @@ module Mallard
       # @param until_resolved [Float, nil] compare --until-resolved: the half-width every interval should be under
       # @param cpu_layout [Cpus::Layout, nil] where the subjects ran
       # @param production_cpus [Integer, nil] --production-cpus: the host glibc's rows were sized for
-      def call(rows:, outcome:, run_dir:, target:, until_resolved: nil, cpu_layout: nil, production_cpus: nil)
+      # @param agent_off [Summary::RunFigures, nil] the baseline's run without the agent (AgentCost)
+      def call(rows:, outcome:, run_dir:, target:, until_resolved: nil, cpu_layout: nil, production_cpus: nil,
+               agent_off: nil)
         comparison = Comparison.call(rows, baseline: rows.first&.name || "glibc")
         outcome = judged_outcome(outcome, comparison)
         Summary::Compare.new(schema_version: Run::Directory::SCHEMA_VERSION, kind: "compare", **outcome.to_h,
                              run_dir: run_dir, target: target, baseline: comparison[:baseline],
                              metric: comparison[:metric], configs: comparison[:configs],
                              recommendation: recommendation(outcome, comparison, target, production_cpus, cpu_layout),
-                             rows: rows, resolution: resolution(comparison, until_resolved), cpu_layout: cpu_layout)
+                             rows: rows, resolution: resolution(comparison, until_resolved), cpu_layout: cpu_layout,
+                             agent_cost: agent_cost(rows, agent_off))
+      end
+
+      def agent_cost(rows, agent_off)
+        baseline = rows.first
+        AgentCost.call(Array(baseline&.runs), agent_off, baseline: baseline&.name) if agent_off
       end
 
       def resolution(comparison, pct)
@@ -73,7 +81,8 @@ module Mallard
         comparison[:configs].any? { |config| config.name.start_with?("glibc") && config.repeats.positive? }
       end
 
-      private_class_method :resolution, :without_summary, :judged_outcome, :recommendation, :glibc_compared?
+      private_class_method :agent_cost, :resolution, :without_summary, :judged_outcome, :recommendation,
+                           :glibc_compared?
     end
   end
 end

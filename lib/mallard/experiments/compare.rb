@@ -23,6 +23,14 @@ module Mallard
         end
       end
 
+      # The baseline once more without mallard's agent, after the first round: what the agent costs this app
+      # (Analysis::AgentCost), so absolute req/s are read knowing their floor.
+      AgentOff = Struct.new(:row) do
+        def label = "#{row.label} without the agent"
+        def measurable? = row.measurable?
+        def allocator = row.allocator
+      end
+
       # Runs go one after another: more rounds than this is days of soaking, a typo rather than a plan. --repeat's
       # limit, and how far --until-resolved may go.
       MAX_ROUNDS = 100
@@ -58,6 +66,7 @@ module Mallard
         @started = Clock.monotonic
         @rounds = @repeat
         @queue = rounds(1..@repeat)
+        @queue.insert(@queue.size / @repeat, [AgentOff.new(@rows.first), 1]) if agent_off_round?
         @position = 0
         loop do
           measure(*@queue.shift) until @queue.empty? || Signals.received
@@ -66,6 +75,12 @@ module Mallard
         finish(Signals.received ? signalled : Run::Outcome.complete)
       rescue SignalException => e
         finish(Run::Outcome.signalled(e))
+      end
+
+      # Only where there is load to measure the agent's cost on, and requests to count without it: a job worker's
+      # jobs are counted by the agent itself.
+      def agent_off_round?
+        @rows.first&.allocator&.available? && %w[rack command].include?(@target.kind)
       end
 
       def rounds(indexes)
@@ -116,6 +131,7 @@ module Mallard
 
       def record(row, index, summary)
         return if summary.outcome.signalled? # the comparison stops; this run stays in its directory
+        return record_agent_off(summary) if row.is_a?(AgentOff)
         return fail_row(row, summary.reason, []) unless summary.complete?
 
         figures = figures(summary)
@@ -124,6 +140,12 @@ module Mallard
         row.invalid_runs << figures
         @reporter.run_invalid(label: row.label, problems: figures.problems)
         retry_run(row, index)
+      end
+
+      # Kept when it is a measurement; either way the comparison goes on.
+      def record_agent_off(summary)
+        @agent_off = figures(summary) if summary.complete? && summary.valid?
+        @reporter.run_finished(label: "#{@rows.first.label} without the agent", summary: summary)
       end
 
       def accept(row, figures, summary)
@@ -141,16 +163,25 @@ module Mallard
       end
 
       def soak(row, index)
-        attempt = @retries[row.label].positive? ? "-retry#{@retries[row.label]}" : ""
-        name = "#{row.label.tr('#', '-')}-#{index}#{attempt}"
-        run_dir = Run::Directory.create(command: "soak", out: @run_dir.file(name))
-        options = @options.dup.tap { |o| o.allocator = row.allocator.name }
+        run_dir = Run::Directory.create(command: "soak", out: @run_dir.file(run_name(row, index)))
+        options = @options.dup.tap do |o|
+          o.allocator = row.allocator.name
+          o.agent = !row.is_a?(AgentOff)
+        end
         Soak.new(target: @target, options: options, run_dir: run_dir, reporter: @reporter, catalog: @catalog,
                  command_line: @command_line).call
       end
 
+      def run_name(row, index)
+        return "#{row.row.label.tr('#', '-')}-without-agent" if row.is_a?(AgentOff)
+
+        attempt = @retries[row.label].positive? ? "-retry#{@retries[row.label]}" : ""
+        "#{row.label.tr('#', '-')}-#{index}#{attempt}"
+      end
+
+      # A failed run without the agent leaves its cost unmeasured; the baseline's own runs still stand.
       def fail_row(row, reason, output_tail)
-        row.failure = { reason: reason, output_tail: output_tail }
+        row.failure = { reason: reason, output_tail: output_tail } unless row.is_a?(AgentOff)
         @reporter.run_failed(label: row.label, reason: reason)
       end
 
@@ -189,7 +220,7 @@ module Mallard
         Analysis::CompareSummary.call(rows: @rows.map { |row| plain_row(row) }, outcome: outcome,
                                       run_dir: Text.scrub(@run_dir.path), target: Run::TargetInfo.of(@target),
                                       until_resolved: @until_resolved, cpu_layout: @options.cpu_layout,
-                                      production_cpus: @options.production_cpus)
+                                      production_cpus: @options.production_cpus, agent_off: @agent_off)
       end
 
       def plain_row(row)

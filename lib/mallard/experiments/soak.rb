@@ -118,7 +118,7 @@ module Mallard
 
       def subject_env
         allocator = @options.allocator && @catalog.fetch(@options.allocator)
-        agent = { out: @run_dir.file("agent.jsonl"), t0: @t0, interval: @options.interval }
+        agent = ({ out: @run_dir.file("agent.jsonl"), t0: @t0, interval: @options.interval } if @options.agent)
         Target::SubjectEnvironment.build(allocator_env: allocator ? allocator.env : {}, agent: agent,
                                          requires: allocator ? allocator.ruby_requires : [])
                                   .merge(@ticker&.env || {})

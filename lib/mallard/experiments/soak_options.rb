@@ -8,7 +8,7 @@ module Mallard
     # meaningless or a crash halfway: the careless value costs one line, not a wasted soak.
     SoakOptions = Struct.new(:duration, :requests, :concurrency, :paths, :interval, :boot_timeout,
                              :allocator, :ruby_client, :max_error_pct, :drain_timeout, :rate, :cpus,
-                             :production_cpus, keyword_init: true)
+                             :production_cpus, :agent, keyword_init: true)
 
     # Reopened rather than built in Struct.new's block, so that its limits are its own constants.
     class SoakOptions
@@ -35,9 +35,11 @@ module Mallard
       def self.defaults
         new(duration: 20.0, requests: nil, concurrency: 10, paths: ["/"], interval: 0.5, boot_timeout: 60.0,
             allocator: nil, ruby_client: false, max_error_pct: 1.0, drain_timeout: 30.0, rate: nil, cpus: nil,
-            production_cpus: nil)
+            production_cpus: nil, agent: true)
       end
 
+      # agent: false runs the subject without mallard's agent (compare's round that measures what the agent costs).
+      #
       # Where the subject and the load run (Cpus::Layout), chosen from --cpus by #validate!; not an option itself,
       # so that options.to_h (meta.json's copy) keeps what the user typed.
       attr_accessor :cpu_layout

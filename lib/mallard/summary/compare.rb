@@ -55,9 +55,14 @@ module Mallard
     Resolution = Value.define(:pct, :resolved, :unresolved)
 
     # One comparison: how it ended, the table, the recommendation, and the rows it was computed from.
+    # What the agent cost the app: the baseline's median with it against one run without (Analysis::AgentCost).
+    AgentCost = Value.define(:rps_with, :rps_without, :rps_pct, :cpu_ms_with, :cpu_ms_without, :cpu_pct, :runs_with,
+                             :sentence)
+
     Compare = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :baseline, :metric,
                            target: Run::TargetInfo, configs: [Config], recommendation: Recommendation, rows: [Row],
-                           resolution: Resolution, cpu_layout: Cpus::Layout)
+                           resolution: Resolution, cpu_layout: Cpus::Layout,
+                           agent_cost: AgentCost)
 
     class Compare
       def outcome = Run::Outcome.new(status: status, cause: cause, reason: reason)

@@ -47,9 +47,10 @@ module Mallard
         bundle_env = @bundle.prepare(run_dir)
         @log_path = run_dir.file("subject.log")
         @user.prepare(run_dir)
-        Command.new(server_argv(port, rackup(run_dir)), env: env.merge(bundle_env, @user.env), chdir: @dir,
-                                                        log_path: @log_path,
-                                                        spawn_options: @user.spawn_options)
+        rackup = env["MALLARD_AGENT_OUT"] ? rackup(run_dir) : File.join(@dir, "config.ru") # the agent's, when on
+        Command.new(server_argv(port, rackup), env: env.merge(bundle_env, @user.env), chdir: @dir,
+                                               log_path: @log_path,
+                                               spawn_options: @user.spawn_options)
       end
 
       def workload(options:, run_dir:, **)

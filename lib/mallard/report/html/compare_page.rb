@@ -33,7 +33,8 @@ module Mallard
         end
 
         def verdict
-          Section.new(id: "verdict", title: "Verdict", parts: [CompareTableView.new(@summary).to_s]).to_s
+          parts = [CompareTableView.new(@summary).to_s, @summary.agent_cost&.sentence].compact
+          Section.new(id: "verdict", title: "Verdict", parts: parts).to_s
         end
 
         def recommendation
