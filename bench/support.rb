@@ -39,14 +39,37 @@ module Bench
       interval: 0.5 }
   end
 
+  # [app directory, request path, environment] for a benchmark's APP argument: a fixture's name, a directory, or
+  # "rails", the generated Rails app of the tests with a page that renders 3,000 rows.
+  def app_of(name)
+    return [app_dir(name), "", {}] unless name == "rails"
+
+    require_relative "../test/support/rails_app"
+    app = File.join(Dir.mktmpdir("mallard-bench-rails"), "app")
+    FileUtils.cp_r(RailsApp.path, app)
+    File.write(File.join(app, "config", "routes.rb"), <<~RUBY)
+      Rails.application.routes.draw do
+        get "/rows", to: proc { [200, { "Content-Type" => "text/plain" },
+                                 [Array.new(3_000) { |i| "row \#{i} \#{'x' * (i % 50)}" }.join("\n")]] }
+      end
+    RUBY
+    [app, "rows", { "SECRET_KEY_BASE" => "x" * 64, "RAILS_ENV" => "production" }]
+  end
+
   # Prints each variant's req/s by round, and the ratio of two variants round by round: its median and bootstrap
   # 95% interval. @return [Float] the median ratio
   def print_rates(rps, numerator, denominator, label)
+    print_ratio(rps, numerator, denominator, label, unit: "req/s", digits: 0)
+  end
+
+  # The same for any figure measured per round.
+  def print_ratio(values_by_variant, numerator, denominator, label, unit:, digits: 4)
     stats = Mallard::Analysis::Statistics
-    rps.each do |variant, values|
-      puts format("  %-8s median %.0f req/s  (%s)", variant, stats.median(values), values.map(&:round).join(", "))
+    values_by_variant.each do |variant, values|
+      puts format("  %-8s median %.#{digits}f %s  (%s)", variant, stats.median(values), unit,
+                  values.map { |value| value.round(digits) }.join(", "))
     end
-    ratios = rps[numerator].zip(rps[denominator]).map { |top, bottom| top / bottom }
+    ratios = values_by_variant[numerator].zip(values_by_variant[denominator]).map { |top, bottom| top / bottom }
     low, high = stats.bootstrap_ci(ratios) { |sample| stats.median(sample) }
     median = stats.median(ratios)
     puts format("  %s: median %.3f (95%% CI %.3f … %.3f)", label, median, low, high)
