@@ -32,6 +32,7 @@ class CompareIntegrationTest < Minitest::Test
     assert_equal 2, twin.dig("cpu_ms_per_request", "ci").size
     assert_equal 2, twin.dig("vs_baseline", "cpu_pct_ci").size
     assert_kind_of Float, twin.dig("vs_baseline", "cpu_pct")
+    assert_agent_cost_measured(summary)
   end
 
   # Too narrow to reach in the budget: rounds are added while the budget allows one more, then what stayed too wide
@@ -76,6 +77,19 @@ class CompareIntegrationTest < Minitest::Test
   end
 
   private
+
+  # The baseline once more without the agent, in its own run directory, served from the app's own config.ru.
+  def assert_agent_cost_measured(summary)
+    cost = summary["agent_cost"]
+    without = File.join(@tmp, "run", "glibc-without-agent")
+
+    assert_operator cost["rps_without"], :>, 0, cost.inspect
+    assert_in_delta config(summary, "glibc").dig("rps", "median"), cost["rps_with"], 0.1
+    assert_in_delta ((cost["rps_with"] / cost["rps_without"]) - 1) * 100, cost["rps_pct"], 1e-6
+    refute File.exist?(File.join(without, "agent.jsonl")), "no agent ran"
+    refute File.exist?(File.join(without, "mallard.ru"))
+    assert_match(/The agent's cost here: glibc served/, cost["sentence"])
+  end
 
   def compare(*args)
     out, err, status = mallard("compare", "--json", "--out", File.join(@tmp, "run"), *args)
