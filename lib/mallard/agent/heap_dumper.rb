@@ -83,31 +83,41 @@ module Mallard
         GC.start(full_mark: false, immediate_sweep: false)
         forked_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         generation = GC.count
+        rss_kb = resident_kb
         HeapDumper.dumping = true
-        child = fork { write(number, forked_at, generation) }
+        child = fork { write(number, forked_at, [generation, rss_kb]) }
         HeapDumper.dumping = false
         Process.detach(child)
       end
 
       # In the child: nothing but this thread runs here, and nothing of the app's at_exit.
-      def write(number, forked_at, generation)
+      def write(number, forked_at, (generation, rss_kb))
         base = File.join(@dir, "heap-#{Process.ppid}-#{number}")
         GC.start
         File.open("#{base}.json", File::WRONLY | File::CREAT | File::EXCL, 0o600) do |file|
           ObjectSpace.dump_all(output: file)
         end
-        marker(base, number, forked_at, generation)
+        marker(base, number, forked_at, generation, rss_kb)
         exit!(0)
       rescue StandardError => e
         File.write("#{base}.failed", "#{e.class}: #{e.message}\n")
         exit!(1)
       end
 
-      def marker(base, number, forked_at, generation)
+      def marker(base, number, forked_at, generation, rss_kb)
         seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - forked_at
         File.write("#{base}.done", JSON.generate("pid" => Process.ppid, "number" => number, "generation" => generation,
                                                  "t" => (forked_at - @origin).round(3), "seconds" => seconds.round(3),
-                                                 "bytes" => File.size("#{base}.json"), **CodePlaces.to_h))
+                                                 "bytes" => File.size("#{base}.json"), "rss_kb" => rss_kb,
+                                                 **CodePlaces.to_h))
+      end
+
+      # The app's resident memory as it forks, to set each dump's size against.
+      def resident_kb
+        File.foreach("/proc/self/status") { |line| return line.split[1].to_i if line.start_with?("VmRSS:") }
+        nil
+      rescue SystemCallError
+        nil
       end
     end
   end

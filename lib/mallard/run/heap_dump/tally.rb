@@ -19,6 +19,8 @@ module Mallard
         LINE_KEY = '"line":'
         CLASS_KEY = '"class":"'
         NAME_KEY = '"name":"'
+        SUPERCLASS_KEY = '"superclass":"'
+        SINGLETON_KEY = '"singleton":true'
         ADDRESS_START = 12 # after {"address":"
         ROOT_MARK = 116 # the "t" of {"type":"ROOT": a root lists references, it is no object
         BACKSLASH = 92
@@ -75,7 +77,8 @@ module Mallard
           counts[1] += memsize
         end
 
-        # Classes and modules by address, for the objects' class names.
+        # Classes and modules by address, for the objects' class names: a name, or for a class without one (an
+        # anonymous class, a singleton class) ["singleton" or "anonymous", its superclass's address].
         def class_name(line)
           type_at = line.index(TYPE, ADDRESS_START)
           return unless type_at
@@ -84,7 +87,13 @@ module Mallard
           return unless kind && line.byteslice(type_at + 8, kind.bytesize) == kind
 
           name_at = line.index(NAME_KEY, type_at)
-          @classes[string_at(line, ADDRESS_START)] = string_at(line, name_at + 8) if name_at
+          @classes[string_at(line, ADDRESS_START)] = name_at ? string_at(line, name_at + 8) : unnamed(line, type_at)
+        end
+
+        def unnamed(line, type_at)
+          superclass_at = line.index(SUPERCLASS_KEY, type_at)
+          [line.index(SINGLETON_KEY, type_at) ? "singleton" : "anonymous",
+           superclass_at && string_at(line, superclass_at + SUPERCLASS_KEY.bytesize)]
         end
 
         # The JSON string that starts at from, up to the first quote not escaped by a backslash (one preceded
