@@ -24,11 +24,11 @@ module Mallard
         { path: schedule["probe_path"], during: (figures(during) if taken.any?), outside: figures(outside) }
       end
 
-      # The dumps the app took, from request to end (or to the end of the load), and those it never took.
+      # The dumps the app wrote, from request to end (or to the end of the load), and those it never did.
       def intervals(schedule)
         last = schedule["load_ended_t"] || Float::INFINITY
         requests = schedule["requests"] || []
-        taken, pending = requests.partition { |request| request["picked_up_t"] }
+        taken, pending = requests.partition { |request| request["written"] }
         [taken.map { |request| request["requested_t"]..(request["ended_t"] || last) },
          pending.map { |request| request["requested_t"]..last }]
       end

@@ -28,8 +28,16 @@ module Mallard
         dumps = run.complete_dumps
         Summary::Heap.from_h(**base, **outcome(soak, dumps, run), **retention(dumps))
       rescue FailedMeasurement => e
-        Summary::Heap.from_h(**base, status: "failed", cause: "no_dumps", reason: e.message,
+        Summary::Heap.from_h(**base, **without_dumps(soak, e.message),
                                      dumps: run.dumps.sort_by(&:number).map { |dump| dump_info(dump) })
+      end
+
+      # A run stopped part-way (a signal, the app exiting) ends as the soak did, saying what became of the dumps;
+      # otherwise it is a failed measurement: nothing to compare.
+      def without_dumps(soak, why)
+        return { status: "failed", cause: "no_dumps", reason: why } unless soak.status == "interrupted"
+
+        { status: soak.status, cause: soak.cause, reason: "#{soak.reason}; #{why}" }
       end
 
       def wait(schedule)
@@ -47,7 +55,7 @@ module Mallard
       # "1 of the 3 dumps were written (why the others were not)".
       def missing(dumps, run, soak)
         written = run.dumps.group_by(&:pid).values.map(&:size).max || dumps.size
-        why = run.schedule["gave_up"] || run.failures.first || soak.reason ||
+        why = run.schedule["gave_up"] || run.failures.first ||
               "the run ended before dump #{DUMP_NAMES[written]} was written"
         "#{written} of the 3 dumps #{written == 1 ? 'was' : 'were'} written (#{why})"
       end

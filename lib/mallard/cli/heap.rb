@@ -43,7 +43,9 @@ module Mallard
 
       def measure(target, run_dir, argv)
         duration = @measure.soak.duration
-        raise UsageError, "heap: give --duration (the dumps are taken at its quarters), not --requests" unless duration
+        if @measure.soak.requests || duration.nil?
+          raise UsageError, "heap: give --duration (the dumps are taken at its quarters), not --requests"
+        end
 
         dumps = Experiments::HeapDumps.new(run_dir: run_dir, duration: duration, url: -> { target.url },
                                            path: @measure.soak.paths.first, user: @measure.user, notice: notice)

@@ -102,7 +102,9 @@ module Mallard
 
         number = current["number"]
         current["picked_up_t"] ||= now.round(3) if files(number, "json").any?
-        current["ended_t"] = now.round(3) if files(number, "{done,failed}").any?
+        written = files(number, "done").any?
+        current["written"] = written
+        current["ended_t"] = now.round(3) if written || files(number, "failed").any?
         give_up(current) unless ended?(current)
       end
 
