@@ -49,11 +49,9 @@ class HeapCasesTest < Minitest::Test
     user = Etc.getpwnam(USER)
 
     assert_equal "#{AS_USER}:#{line_of(AS_USER, 'KEPT << (')}", summary["sites"].first["site"]
-    heap_dir = File.stat(File.join(out_dir, "heap"))
-    assert_equal [user.uid, 0o700], [heap_dir.uid, heap_dir.mode & 0o777]
+    assert_equal [user.uid, 0o700], owner_mode(File.join(out_dir, "heap"))
     summary["dumps"].each { |dump| assert_equal [user.uid, 0o600], owner_mode(dump["path"]) }
-    opened = Dir.glob(File.join(out_dir, "*")).reject { |path| path.end_with?("/heap", "/agent.jsonl") }
-    assert_empty(opened.select { |path| File.stat(path).uid == user.uid }, "only heap/ and agent.jsonl are the app's")
+    assert_only_heap_is_theirs(out_dir, user)
     assert_operator summary.dig("latency", "during", "answered"), :>, 0
   end
 
@@ -103,7 +101,8 @@ class HeapCasesTest < Minitest::Test
   def help = mallard("heap", "--help").first
 
   def heap(app, *options)
-    out, err, status = mallard("heap", app, *options, "--json", "--out", run_dir, env: { "MALLARD_TEST_TAG" => @tag })
+    out, err, status = mallard("heap", app, *options, "--json", "--out", run_dir, env: { "MALLARD_TEST_TAG" => @tag },
+                                                                                  timeout: 240)
     assert_equal 0, status.exitstatus, err
     assert eventually(5) { processes_tagged(@tag).empty? }, -> { "left: #{command_lines(processes_tagged(@tag))}" }
     [JSON.parse(out), run_dir]
@@ -117,6 +116,11 @@ class HeapCasesTest < Minitest::Test
     assert summary.dig("wait", "waited_s"), "how long the run waited after the load"
     assert_nil summary.dig("wait", "gave_up")
     %w[during outside].each { |part| assert_operator summary.dig("latency", part, "answered"), :>, 0, part }
+  end
+
+  def assert_only_heap_is_theirs(out_dir, user)
+    opened = Dir.glob(File.join(out_dir, "*")).reject { |path| path.end_with?("/heap", "/agent.jsonl") }
+    assert_empty(opened.select { |path| File.stat(path).uid == user.uid }, "only heap/ and agent.jsonl are the app's")
   end
 
   def owner_mode(path)

@@ -76,8 +76,8 @@ module Mallard
       end
 
       # A minor GC just before the fork closes a generation: every object allocated after the fork has a newer
-      # one than every object in the dump, so the analysis can tell "allocated after dump A" exactly. It is the
-      # one pause the app sees (a minor GC: milliseconds).
+      # one than every object in the dump, so the analysis can tell "allocated after dump A" exactly. It and the
+      # one right after the fork are the pauses the app sees (minor GCs: milliseconds).
       def dump(number)
         @done << number
         GC.start(full_mark: false, immediate_sweep: false)
@@ -88,6 +88,10 @@ module Mallard
         child = fork { write(number, forked_at, [generation, rss_kb]) }
         HeapDumper.dumping = false
         Process.detach(child)
+        # A second minor GC closes the generation the fork itself allocated in (method caches of the fork hooks an
+        # app installs, ActiveSupport's among them): the window after a dump opens at the generation after it
+        # (marker's "opens"), so mallard's own fork is never taken for what the app keeps.
+        GC.start(full_mark: false, immediate_sweep: false)
       end
 
       # In the child: nothing but this thread runs here, and nothing of the app's at_exit.
@@ -107,6 +111,7 @@ module Mallard
       def marker(base, number, forked_at, generation, rss_kb)
         seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - forked_at
         File.write("#{base}.done", JSON.generate("pid" => Process.ppid, "number" => number, "generation" => generation,
+                                                 "opens" => generation + 1,
                                                  "t" => (forked_at - @origin).round(3), "seconds" => seconds.round(3),
                                                  "bytes" => File.size("#{base}.json"), "rss_kb" => rss_kb,
                                                  **CodePlaces.to_h))

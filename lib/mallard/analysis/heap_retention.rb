@@ -33,8 +33,9 @@ module Mallard
       # @param app_dir [String, nil]
       # @return [Hash] Summary::Heap members
       # @raise [FailedMeasurement] fewer than three dumps, dumps without allocation tracing, or out of order
-      # @param generations [Array(Integer, Integer), nil] the GC count after the GC closing dump A's and dump B's
-      #   last generation (mallard's own dumps, Agent::HeapDumper): the window is then exact
+      # @param generations [Array(Integer, Integer), nil] the first generation allocated after dump A, and the GC
+      #   count after the GC closing dump B's last generation (mallard's own dumps, Agent::HeapDumper): the window
+      #   is then exact
       def call(dumps, gems: nil, app_dir: nil, ruby_dirs: [], generations: nil)
         raise FailedMeasurement, "the three-dump method needs three dumps; there are #{dumps.size}" if dumps.size < 3
 

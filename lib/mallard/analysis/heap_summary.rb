@@ -53,7 +53,7 @@ module Mallard
       end
 
       # "1 of the 3 dumps were written (why the others were not)".
-      def missing(dumps, run, soak)
+      def missing(dumps, run, _soak)
         written = run.dumps.group_by(&:pid).values.map(&:size).max || dumps.size
         why = run.schedule["gave_up"] || run.failures.first ||
               "the run ended before dump #{DUMP_NAMES[written]} was written"
@@ -63,7 +63,8 @@ module Mallard
       def retention(dumps)
         places = dumps.last.places
         figures = HeapRetention.call(Run::HeapDumps.new(dumps.map(&:path)),
-                                     generations: dumps.first(2).map(&:generation), gems: places["gems"],
+                                     generations: [dumps[0].opens || dumps[0].generation, dumps[1].generation],
+                                     gems: places["gems"],
                                      app_dir: places["app_dir"], ruby_dirs: places["ruby_dirs"] || [])
         figures[:dumps] = figures[:dumps].zip(dumps).map { |info, dump| info.merge(dump_info(dump)) }
         figures

@@ -20,8 +20,9 @@ module Mallard
         def mb_per_s = seconds.positive? ? bytes / 1e6 / seconds : nil
 
         # A class's name from its address: a class without a name by the one it derives from ("Foo (singleton)",
-        # "anonymous < Foo"); objects with no class (nil's value as their class: the VM's internal IMEMOs) as
-        # INTERNAL; an address the dump holds no class for, as it is.
+        # "anonymous < Foo"), a module included into a class by the module ("Foo (included)"); objects with no
+        # class (nil's value as their class: the VM's internal IMEMOs) as INTERNAL; an address the dump holds no
+        # class for, as it is.
         def class_name(address, depth = 0)
           return INTERNAL if address == NIL_CLASS
 
@@ -30,9 +31,10 @@ module Mallard
 
           kind, superclass = known
           base = superclass ? class_name(superclass, depth + 1) : "Object"
-          kind == "singleton" ? "#{base} (singleton)" : "anonymous < #{base}"
+          UNNAMED.fetch(kind, "anonymous < %s") % base
         end
       end
+      UNNAMED = { "singleton" => "%s (singleton)", "included" => "%s (included)" }.freeze
       # Qnil as a class address: what dump_all writes for objects without a class.
       NIL_CLASS = "0x8"
       INTERNAL = "(internal)"

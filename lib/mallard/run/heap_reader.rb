@@ -5,8 +5,9 @@ module Mallard
     # A dump the agent wrote during `mallard heap`: its process, its number (1, 2, 3: A, B, C), the file, and its
     # marker — when the fork happened (seconds into the run), the GC count after the GC that closed its generation,
     # how long writing it took, and where that process's code lives (Agent::CodePlaces).
-    # rss_kb: the process's resident memory as it forked for the dump.
-    HeapDumpFile = Struct.new(:pid, :number, :path, :generation, :t, :seconds, :bytes, :rss_kb, :places,
+    # rss_kb: the process's resident memory as it forked for the dump; opens: the first generation allocated wholly
+    # after the fork (nil from an agent before it closed the fork's own generation).
+    HeapDumpFile = Struct.new(:pid, :number, :path, :generation, :opens, :t, :seconds, :bytes, :rss_kb, :places,
                               keyword_init: true)
 
     # A heap run: the soak that ran (SoakReader: its summary in soak_summary.json), the dumps its agent wrote under
@@ -45,6 +46,7 @@ module Mallard
           done = JSON.parse(File.read(marker))
           path = marker.sub(/\.done\z/, ".json")
           HeapDumpFile.new(pid: done["pid"], number: done["number"], path: path, generation: done["generation"],
+                           opens: done["opens"],
                            t: done["t"], seconds: done["seconds"], bytes: done["bytes"], rss_kb: done["rss_kb"],
                            places: done.slice("gems", "ruby_dirs", "app_dir"))
         rescue JSON::ParserError, SystemCallError

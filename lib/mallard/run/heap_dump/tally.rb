@@ -24,7 +24,8 @@ module Mallard
         ADDRESS_START = 12 # after {"address":"
         ROOT_MARK = 116 # the "t" of {"type":"ROOT": a root lists references, it is no object
         BACKSLASH = 92
-        CLASS_TYPES = { 67 => "CLASS\"", 77 => "MODULE\"" }.freeze
+        ICLASS = "ICLASS\""
+        CLASS_TYPES = { 67 => "CLASS\"", 77 => "MODULE\"", 73 => ICLASS }.freeze
 
         attr_reader :objects, :max_generation, :generations, :classes, :sites
 
@@ -86,8 +87,17 @@ module Mallard
           kind = CLASS_TYPES[line.getbyte(type_at + 8)]
           return unless kind && line.byteslice(type_at + 8, kind.bytesize) == kind
 
+          address = string_at(line, ADDRESS_START)
+          return @classes[address] = included(line) if kind == ICLASS
+
           name_at = line.index(NAME_KEY, type_at)
-          @classes[string_at(line, ADDRESS_START)] = name_at ? string_at(line, name_at + 8) : unnamed(line, type_at)
+          @classes[address] = name_at ? string_at(line, name_at + 8) : unnamed(line, type_at)
+        end
+
+        # A module as included into a class: named by the module, its "class".
+        def included(line)
+          class_at = line.index(CLASS_KEY, ADDRESS_START)
+          ["included", class_at && string_at(line, class_at + CLASS_KEY.bytesize)]
         end
 
         def unnamed(line, type_at)
