@@ -41,8 +41,8 @@ class HeapRailsTest < Minitest::Test
     out, err, status = mallard("heap", app, "--json", "--out", File.join(@tmp, "run"),
                                env: { "MALLARD_TEST_TAG" => @tag, "RAILS_ENV" => "production",
                                       "SECRET_KEY_BASE" => "x" * 64 }, timeout: 240)
-    assert_equal 0, status.exitstatus, err
     summary = JSON.parse(out)
+    assert_equal 0, status.exitstatus, "#{err}#{summary.values_at('status', 'cause', 'reason').join(': ')}"
 
     assert_equal ["#{app}/app/controllers/keep_controller.rb:7"],
                  summary["sites"].select { |site| site["significant"] }.map { |site| site["site"] }.uniq

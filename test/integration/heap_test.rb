@@ -64,7 +64,7 @@ class HeapIntegrationTest < Minitest::Test
 
   def heap(app)
     out_dir = File.join(@tmp, "run-#{app}")
-    out, err, status = mallard("heap", File.join(APPS, app), "--duration", "6", "--json", "--out", out_dir,
+    out, err, status = mallard("heap", File.join(APPS, app), "--duration", "10", "--json", "--out", out_dir,
                                env: { "MALLARD_TEST_TAG" => @tag })
     assert_equal 0, status.exitstatus, err
     assert eventually(5) { processes_tagged(@tag).empty? }, -> { "left: #{command_lines(processes_tagged(@tag))}" }
