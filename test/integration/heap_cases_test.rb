@@ -40,6 +40,7 @@ class HeapCasesTest < Minitest::Test
     assert_dumps_reported summary
     assert_equal 2, JSON.parse(File.read(File.join(@tmp, "run", "meta.json"))).dig("options", "concurrency"),
                  "a heap run loads with few connections"
+    assert_report_shows_the_soak
   end
 
   # heap/ is the app's (its user's, 0700); nothing else of the run is opened to it; the dumps are 0600.
@@ -121,6 +122,14 @@ class HeapCasesTest < Minitest::Test
   def assert_only_heap_is_theirs(out_dir, user)
     opened = Dir.glob(File.join(out_dir, "*")).reject { |path| path.end_with?("/heap", "/agent.jsonl") }
     assert_empty(opened.select { |path| File.stat(path).uid == user.uid }, "only heap/ and agent.jsonl are the app's")
+  end
+
+  # The heap view's pointer: `mallard report --soak RUN` shows the soak that ran, not the heap view again.
+  def assert_report_shows_the_soak
+    out, err, status = mallard("report", "--soak", run_dir, "--json")
+    assert_equal 0, status.exitstatus, err
+    assert_equal "soak", JSON.parse(out)["kind"]
+    assert_equal "heap", JSON.parse(mallard("report", run_dir, "--json").first)["kind"]
   end
 
   def owner_mode(path)
