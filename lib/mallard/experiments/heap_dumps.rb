@@ -27,8 +27,11 @@ module Mallard
       # @param path [String] the path the load requests first (--path), which the probe requests too
       # @param user [Target::SubjectUser, Target::SubjectUser::Same] who the app runs as: heap/ is theirs
       # @param notice [#call] tells the user, in a line, that the run waits for its dumps
-      def initialize(run_dir:, duration:, url: nil, path: "/", user: Target::SubjectUser::Same, notice: nil)
+      # @param timeouts [Array(Numeric, Numeric)] PICKUP_TIMEOUT and DUMP_TIMEOUT unless given
+      def initialize(run_dir:, duration:, url: nil, path: "/", user: Target::SubjectUser::Same, notice: nil,
+                     timeouts: [PICKUP_TIMEOUT, DUMP_TIMEOUT])
         @run_dir = run_dir
+        @pickup_timeout, @dump_timeout = timeouts
         @dir = run_dir.file(Run::HeapReader::DIRECTORY)
         FileUtils.mkdir_p(@dir, mode: 0o700)
         user.give(@dir) # the app reads the requests and writes the dumps; nothing else of the run is opened to it
@@ -70,7 +73,7 @@ module Mallard
         @probe_records ||= @probe&.stop&.records
         record = { "requests" => @requests, "load_ended_t" => @load_ended&.round(3), "waited_s" => @waited&.round(3),
                    "gave_up" => @gave_up, "probe_path" => (@path if @url), "probes" => @probe_records || [],
-                   "pickup_timeout_s" => PICKUP_TIMEOUT, "dump_timeout_s" => DUMP_TIMEOUT }
+                   "pickup_timeout_s" => @pickup_timeout, "dump_timeout_s" => @dump_timeout }
         @run_dir.write_json(Run::HeapReader::SCHEDULE, record)
       end
 
@@ -110,11 +113,11 @@ module Mallard
 
       def give_up(current)
         waited = now - current["requested_t"]
-        if current["picked_up_t"].nil? && waited > PICKUP_TIMEOUT
-          @gave_up = "the app did not take dump request #{current['number']} within #{PICKUP_TIMEOUT} s (its agent " \
-                     "polls #{@dir}: can the app's user read it?)"
-        elsif waited > DUMP_TIMEOUT
-          @gave_up = "dump #{current['number']} was still being written #{DUMP_TIMEOUT} s after it was requested"
+        if current["picked_up_t"].nil? && waited > @pickup_timeout
+          @gave_up = "the app did not take dump request #{current['number']} within #{@pickup_timeout} s (its " \
+                     "agent polls #{@dir}: can the app's user read it?)"
+        elsif waited > @dump_timeout
+          @gave_up = "dump #{current['number']} was still being written #{@dump_timeout} s after it was requested"
         end
       end
 
@@ -126,7 +129,7 @@ module Mallard
         left = (@requests.size + 1..@times.size).map { |number| "ABC"[number - 1] }
         pending = @requests.reject { |request| ended?(request) }.map { |request| "ABC"[request["number"] - 1] }
         "mallard: the load has ended; waiting for heap dump#{'s' if (pending + left).size > 1} " \
-          "#{(pending + left).join(', ')} (each at most #{PICKUP_TIMEOUT} s to start, #{DUMP_TIMEOUT} s to write)"
+          "#{(pending + left).join(', ')} (each at most #{@pickup_timeout} s to start, #{@dump_timeout} s to write)"
       end
     end
   end
