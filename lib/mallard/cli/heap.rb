@@ -11,9 +11,10 @@ module Mallard
         Which allocation sites keep memory alive. The first form soaks TARGET as `mallard soak` does, with
         allocation tracing on in the app and 2 connections unless --concurrency says otherwise (tracing slows
         an app several times over), and takes three heap dumps a quarter, half and three quarters into the
-        load, each from a forked copy of the app so that it keeps serving (it pauses only for a minor GC); a
-        dump is asked for only once the one before it is written, and the run waits, with the app up, for the
-        dumps the load outlasted (at most 15 s for the app to start each, 120 s to write it);
+        load, each from a forked copy of the app so that it keeps serving (it pauses only for a minor GC
+        before and after the fork); a dump is asked for only once the one before it is written, and the run
+        waits, with the app up, for the dumps the load outlasted (at most 15 s for the app to start each,
+        120 s to write it), reporting each dump's size against the app's RSS and how long it took;
         the second reads dumps you took yourself (ObjectSpace.dump_all, with trace_object_allocations_start
         before the first, and a GC.start right after each dump: what is allocated in a dump's own last GC
         generation is not counted). Either way: objects allocated between dump A and dump B that dump C still holds,
