@@ -20,7 +20,8 @@ class HeapSummaryTest < Minitest::Test
 
   def test_missing_dumps_say_how_many_were_written_and_why
     error = assert_raises(Mallard::FailedMeasurement) do
-      Mallard::Analysis::HeapSummary.outcome(soak_summary("complete", nil, nil), dumps(1), heap_run(1, "gave_up" => "why"))
+      Mallard::Analysis::HeapSummary.outcome(soak_summary("complete", nil, nil), dumps(1),
+                                             heap_run(1, "gave_up" => "why"))
     end
 
     assert_equal "1 of the 3 dumps was written (why)", error.message

@@ -49,7 +49,7 @@ class HeapCasesTest < Minitest::Test
     summary, out_dir = heap(File.join(APPS, "heap_as_user"), "--user", USER, "--duration", "8")
     user = Etc.getpwnam(USER)
 
-    assert_equal "#{AS_USER}:#{line_of(AS_USER, 'KEPT << (')}", summary["sites"].first["site"]
+    assert_equal "#{AS_USER}:#{line_of(AS_USER, 'KEPT << "')}", summary["sites"].first["site"]
     assert_equal [user.uid, 0o700], owner_mode(File.join(out_dir, "heap"))
     summary["dumps"].each { |dump| assert_equal [user.uid, 0o600], owner_mode(dump["path"]) }
     assert_only_heap_is_theirs(out_dir, user)
