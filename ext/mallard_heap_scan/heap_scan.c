@@ -41,6 +41,8 @@ static const char FILE_KEY[] = "\"file\":\"";
 static const char LINE_KEY[] = "\"line\":";
 static const char CLASS_KEY[] = "\"class\":\"";
 static const char NAME_KEY[] = "\"name\":\"";
+static const char SUPERCLASS_KEY[] = "\"superclass\":\"";
+static const char SINGLETON_KEY[] = "\"singleton\":true";
 
 /* Open addressing over entries kept in arrays in insertion order, which is also the order of the Ruby
  * hashes built from them (the order the Ruby Tally inserts in). */
@@ -55,7 +57,9 @@ struct strings { struct index index; struct text *entries; char *bytes; size_t u
 struct site { long file, klass; int has_line; int64_t line, count, memsize; };
 /* Counts and bytes add up in 64 bits, where Ruby's Integers never overflow: a dump would need 9 EB of memsize. */
 struct generation { int64_t generation, count, memsize; };
-struct class_record { long address, name; };
+/* name, or (an anonymous class or a singleton class: no name) its superclass and whether it is a singleton, or (an
+ * ICLASS, a module included into a class) the module it stands for */
+struct class_record { long address, name, superclass; int named, singleton, included; };
 
 struct scan {
     int fd, eof, done, error;
@@ -276,24 +280,38 @@ string_at(struct scan *s, const char *line, size_t len, size_t from)
 static void
 class_name(struct scan *s, const char *line, size_t len)
 {
-    const char *type, *kind, *name;
+    const char *type, *kind, *name, *superclass, *expected;
+    struct class_record *record;
     size_t kind_len;
+    int included;
 
     if (len <= ADDRESS_START || !(type = find(line + ADDRESS_START, len - ADDRESS_START, KEY(TYPE)))) return;
     kind = type + sizeof(TYPE) - 1;
     if (kind >= line + len) return;
-    if (*kind == 'C') kind_len = 6;
-    else if (*kind == 'M') kind_len = 7;
+    if (*kind == 'C') expected = "CLASS\"";
+    else if (*kind == 'M') expected = "MODULE\"";
+    else if (*kind == 'I') expected = "ICLASS\"";
     else return;
-    if ((size_t)(line + len - kind) < kind_len || memcmp(kind, kind_len == 6 ? "CLASS\"" : "MODULE\"", kind_len) != 0)
-        return;
-    if (!(name = find(type, (size_t)(line + len - type), KEY(NAME_KEY)))) return;
+    kind_len = strlen(expected);
+    if ((size_t)(line + len - kind) < kind_len || memcmp(kind, expected, kind_len) != 0) return;
+    included = *kind == 'I';
+    /* An ICLASS (a module as included into a class) is named by its module: its "class" */
+    name = included ? NULL : find(type, (size_t)(line + len - type), KEY(NAME_KEY));
+    if (included) superclass = find(line + ADDRESS_START, len - ADDRESS_START, KEY(CLASS_KEY));
+    else superclass = name ? NULL : find(type, (size_t)(line + len - type), KEY(SUPERCLASS_KEY));
     if (!grow((void **)&s->classes, &s->class_capacity, sizeof(struct class_record), s->class_count + 1)) {
         s->error = ENOMEM;
         return;
     }
-    s->classes[s->class_count].address = string_at(s, line, len, ADDRESS_START);
-    s->classes[s->class_count].name = string_at(s, line, len, (size_t)(name - line) + sizeof(NAME_KEY) - 1);
+    record = &s->classes[s->class_count];
+    record->address = string_at(s, line, len, ADDRESS_START);
+    record->name = name ? string_at(s, line, len, (size_t)(name - line) + sizeof(NAME_KEY) - 1) : NONE;
+    record->superclass = superclass ? string_at(s, line, len, (size_t)(superclass - line) +
+                                                (included ? sizeof(CLASS_KEY) : sizeof(SUPERCLASS_KEY)) - 1)
+                                    : NONE;
+    record->named = name != NULL;
+    record->included = included;
+    record->singleton = !name && !included && find(type, (size_t)(line + len - type), KEY(SINGLETON_KEY)) != NULL;
     s->class_count++;
 }
 
@@ -470,6 +488,15 @@ site_hash(struct scan *s, VALUE texts)
     return sites;
 }
 
+/* A name; for a class without one, [\"singleton\" or \"anonymous\", its superclass's address] (as Tally's). */
+static VALUE
+class_value(const struct class_record *c, VALUE texts)
+{
+    if (c->named) return c->name == NONE ? Qnil : rb_ary_entry(texts, c->name);
+    return rb_ary_new_from_args(2, rb_str_new_cstr(c->included ? "included" : c->singleton ? "singleton" : "anonymous"),
+                                c->superclass == NONE ? Qnil : rb_ary_entry(texts, c->superclass));
+}
+
 static VALUE
 result(struct scan *s)
 {
@@ -484,8 +511,7 @@ result(struct scan *s)
     }
     for (i = 0; i < s->class_count; i++) {
         struct class_record *c = &s->classes[i];
-        rb_hash_aset(classes, c->address == NONE ? Qnil : rb_ary_entry(texts, c->address),
-                     c->name == NONE ? Qnil : rb_ary_entry(texts, c->name));
+        rb_hash_aset(classes, c->address == NONE ? Qnil : rb_ary_entry(texts, c->address), class_value(c, texts));
     }
     return rb_ary_new_from_args(5, LL2NUM(s->objects), s->traced ? LL2NUM(s->max_generation) : Qnil, generations,
                                 classes, site_hash(s, texts));

@@ -24,7 +24,10 @@ module HeapSummaries
       "generations" => (1..30).map { |g| { "generation" => g, "count" => g * 10, "bytes" => g * 4096 } },
       "dumps" => (0..2).map { |index| heap_dump(index) },
       "analysis" => { "mb_per_s" => 152.4, "seconds" => 0.31, "bytes" => 47_185_920, "peak_rss_kb" => 38_912 },
-      "latency" => { "requests" => 41, "p50_ms" => 2.4, "max_ms" => 31.7, "errors" => 0 },
+      "latency" => { "path" => "/", "during" => { "requests" => 41, "answered" => 41, "p50_ms" => 2.4, "max_ms" => 31.7,
+                                                  "errors" => 0 },
+                     "outside" => { "requests" => 90, "answered" => 90, "p50_ms" => 1.9, "max_ms" => 12.0,
+                                    "errors" => 0 } },
       "soak" => soak_summary("soak-leaky", series: soak_series),
       "target" => stored("soak-leaky/summary.json")["target"] }
   end
@@ -40,6 +43,6 @@ module HeapSummaries
   def heap_dump(index)
     { "path" => "/runs/heap/heap-100-#{index + 1}.json", "bytes" => 15_728_640 + (index * 1_048_576),
       "objects" => 120_000 + (index * 1_500), "max_generation" => [10, 20, 30][index],
-      "taken_at" => [7.5, 15.0, 22.5][index], "dump_s" => 0.8, "pid" => 100 }
+      "taken_at" => [7.5, 15.0, 22.5][index], "dump_s" => 0.8, "pid" => 100, "rss_kb" => 15_360 }
   end
 end

@@ -85,7 +85,11 @@ class HtmlHeapTest < Minitest::Test
     assert_equal 3, dumps.scan(%r{<th scope="row">[ABC]</th>}).size
     assert_includes dumps, "<code>/runs/heap/heap-100-2.json</code>"
     assert_includes dumps, "7.5 s into the run"
-    assert_includes dumps, "<tr><th scope=\"row\">Slowest</th><td>31.7 ms</td></tr>"
+    assert_includes dumps, "<tr><th scope=\"row\">During dumps</th><td>median 2.4 ms, slowest 31.7 ms (41 requests, " \
+                           "0 failed)</td></tr>"
+    assert_includes dumps, "<tr><th scope=\"row\">Outside dumps</th><td>median 1.9 ms, slowest 12.0 ms"
+    assert_includes dumps, "<code>/</code>", "the path mallard requested"
+    assert_includes dumps, "15.0 MiB (dump 1.0×)", "dump A's size against the app's RSS"
     method = html[%r{<section id="method">.*?</section>}m]
     assert_includes method, "<td>152 MB/s</td>"
     assert_includes method, "allocation tracing was on"

@@ -38,9 +38,10 @@ module Processes
     nil
   end
 
-  # Runs the real executable; returns [stdout, stderr, Process::Status].
-  def mallard(*args, env: {}, chdir: Dir.pwd)
-    Timeout.timeout(TEST_TIMEOUT) { Open3.capture3(env, Gem.ruby, EXE, *args.map(&:to_s), chdir: chdir) }
+  # Runs the real executable; returns [stdout, stderr, Process::Status]. timeout: for runs longer by design (a
+  # heap run at the default 20 s of load, then its dumps).
+  def mallard(*args, env: {}, chdir: Dir.pwd, timeout: TEST_TIMEOUT)
+    Timeout.timeout(timeout) { Open3.capture3(env, Gem.ruby, EXE, *args.map(&:to_s), chdir: chdir) }
   end
 
   # A PID that certainly names no process: one we started and reaped.

@@ -74,27 +74,32 @@ module Mallard
       end
 
       # A minor GC just before the fork closes a generation: every object allocated after the fork has a newer
-      # one than every object in the dump, so the analysis can tell "allocated after dump A" exactly. It is the
-      # one pause the app sees (a minor GC: milliseconds).
+      # one than every object in the dump, so the analysis can tell "allocated after dump A" exactly. It and the
+      # one right after the fork are the pauses the app sees (minor GCs: milliseconds).
       def dump(number)
         @done << number
         GC.start(full_mark: false, immediate_sweep: false)
         forked_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         generation = GC.count
+        rss_kb = resident_kb
         HeapDumper.dumping = true
-        child = fork { write(number, forked_at, generation) }
+        child = fork { write(number, forked_at, [generation, rss_kb]) }
         HeapDumper.dumping = false
         Process.detach(child)
+        # A second minor GC closes the generation the fork itself allocated in (method caches of the fork hooks an
+        # app installs, ActiveSupport's among them): the window after a dump opens at the generation after it
+        # (marker's "opens"), so mallard's own fork is never taken for what the app keeps.
+        GC.start(full_mark: false, immediate_sweep: false)
       end
 
       # In the child: nothing but this thread runs here, and nothing of the app's at_exit.
-      def write(number, forked_at, generation)
+      def write(number, forked_at, (generation, rss_kb))
         base = File.join(@dir, "heap-#{Process.ppid}-#{number}")
         GC.start
         File.open("#{base}.json", File::WRONLY | File::CREAT | File::EXCL, 0o600) do |file|
           ObjectSpace.dump_all(output: file)
         end
-        marker(base, number, forked_at, generation)
+        marker(base, number, forked_at, generation, rss_kb)
         exit!(0)
       rescue StandardError => e
         File.write("#{base}.failed", "#{e.class}: #{e.message}\n")
@@ -102,12 +107,22 @@ module Mallard
       end
 
       # json only in the dump's child: loaded into the app it would slow every request (RecordLine).
-      def marker(base, number, forked_at, generation)
+      def marker(base, number, forked_at, generation, rss_kb)
         require "json"
         seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - forked_at
         File.write("#{base}.done", JSON.generate("pid" => Process.ppid, "number" => number, "generation" => generation,
+                                                 "opens" => generation + 1,
                                                  "t" => (forked_at - @origin).round(3), "seconds" => seconds.round(3),
-                                                 "bytes" => File.size("#{base}.json"), **CodePlaces.to_h))
+                                                 "bytes" => File.size("#{base}.json"), "rss_kb" => rss_kb,
+                                                 **CodePlaces.to_h))
+      end
+
+      # The app's resident memory as it forks, to set each dump's size against.
+      def resident_kb
+        File.foreach("/proc/self/status") { |line| return line.split[1].to_i if line.start_with?("VmRSS:") }
+        nil
+      rescue SystemCallError
+        nil
       end
     end
   end

@@ -33,8 +33,9 @@ module Mallard
       # @param app_dir [String, nil]
       # @return [Hash] Summary::Heap members
       # @raise [FailedMeasurement] fewer than three dumps, dumps without allocation tracing, or out of order
-      # @param generations [Array(Integer, Integer), nil] the GC count after the GC closing dump A's and dump B's
-      #   last generation (mallard's own dumps, Agent::HeapDumper): the window is then exact
+      # @param generations [Array(Integer, Integer), nil] the first generation allocated after dump A, and the GC
+      #   count after the GC closing dump B's last generation (mallard's own dumps, Agent::HeapDumper): the window
+      #   is then exact
       def call(dumps, gems: nil, app_dir: nil, ruby_dirs: [], generations: nil)
         raise FailedMeasurement, "the three-dump method needs three dumps; there are #{dumps.size}" if dumps.size < 3
 
@@ -44,6 +45,7 @@ module Mallard
         owners = FileOwners.new(gems: gems || gems_in_paths(last.sites.keys.map(&:first)), ruby_dirs: ruby_dirs,
                                 app_dir: app_dir)
         figures = figures(last, window, owners)
+        figures[:conclusion] = conclusion(figures)
         with_paths(figures[:sites], dumps, window, last)
         figures.merge(analysis: analysis([first, second, last], dumps),
                       dumps: [first, second, last].map { |scan| info(scan) })
@@ -74,11 +76,27 @@ module Mallard
           classes: grouped(sites, :class), generations: generations(last.generations), method: METHOD }
       end
 
+      # What the sites come to, in a sentence; "nothing retained beyond the threshold" is an answer too.
+      def conclusion(figures)
+        kept = figures[:sites].select { |site| site[:significant] }
+        threshold = kib(figures[:significant_bytes])
+        if kept.empty?
+          return "nothing retained beyond the threshold: no allocation site keeps #{threshold} or more of what " \
+                 "was allocated between dump A and dump B (#{kib(figures[:retained_bytes])} kept in all)"
+        end
+
+        top = kept.first
+        "#{kept.size} allocation site#{'s' if kept.size > 1} #{kept.size > 1 ? 'keep' : 'keeps'} #{threshold} or " \
+          "more; the most, #{kib(top[:bytes])} of #{top[:class]}, at #{top[:site]}"
+      end
+
+      def kib(bytes) = bytes >= 1_048_576 ? format("%.1f MiB", bytes / 1_048_576.0) : format("%.1f KiB", bytes / 1024.0)
+
       def sites(last, owners)
         own = last.sites.select { |(file, _, _), _| file&.start_with?(OWN_CODE) }
         sites = last.sites.except(*own.keys).map do |(file, line, klass), (count, bytes)|
           { site: file ? "#{file}:#{line}" : "(no file)", file: file, line: line,
-            class: last.classes.fetch(klass, klass), gem: file ? owners.owner(file) : FileOwners::OTHER,
+            class: last.class_name(klass), gem: file ? owners.owner(file) : FileOwners::OTHER,
             count: count, bytes: bytes }
         end
         sites.sort_by { |site| [-site[:bytes], site[:site]] }
@@ -114,17 +132,17 @@ module Mallard
         paths = dumps.reference_paths(dumps.size - 1, explained(sites), window)
         sites.each do |site|
           steps = paths[[site[:file], site[:line]]]
-          site[:path] = steps&.map { |step| describe(step, last.classes) }
+          site[:path] = steps&.map { |step| describe(step, last) }
         end
       end
 
-      def describe(step, classes)
+      def describe(step, last)
         return "GC root: #{step.root}" if step.root
 
         name = if %w[CLASS MODULE].include?(step.type)
-                 "#{step.type.downcase} #{classes.fetch(step.address, step.address)}"
+                 "#{step.type.downcase} #{last.class_name(step.address)}"
                else
-                 classes.fetch(step.class_address, step.type)
+                 last.classes.key?(step.class_address) ? last.class_name(step.class_address) : step.type
                end
         step.file ? "#{name} (#{step.file}:#{step.line})" : name.to_s
       end

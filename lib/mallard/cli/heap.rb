@@ -9,8 +9,12 @@ module Mallard
                mallard heap diff [--json] [--html FILE] DUMP_A DUMP_B DUMP_C
 
         Which allocation sites keep memory alive. The first form soaks TARGET as `mallard soak` does, with
-        allocation tracing on in the app, and takes three heap dumps a quarter, half and three quarters into
-        the load, each from a forked copy of the app so that it keeps serving (it pauses only for a minor GC);
+        allocation tracing on in the app and 2 connections unless --concurrency says otherwise (tracing slows
+        an app several times over), and takes three heap dumps a quarter, half and three quarters into the
+        load, each from a forked copy of the app so that it keeps serving (it pauses only for a minor GC
+        before and after the fork); a dump is asked for only once the one before it is written, and the run
+        waits, with the app up, for the dumps the load outlasted (at most 15 s for the app to start each,
+        120 s to write it), reporting each dump's size against the app's RSS and how long it took;
         the second reads dumps you took yourself (ObjectSpace.dump_all, with trace_object_allocations_start
         before the first, and a GC.start right after each dump: what is allocated in a dump's own last GC
         generation is not counted). Either way: objects allocated between dump A and dump B that dump C still holds,
@@ -20,6 +24,11 @@ module Mallard
 
         #{MeasureOptions::TARGETS}
       TEXT
+
+      def initialize(**)
+        super
+        @measure.soak.concurrency = Analysis::HeapSummary::CONCURRENCY # --concurrency still overrides it
+      end
 
       def run(argv)
         return diff(argv.drop(1)) if argv.first == "diff"
@@ -35,20 +44,29 @@ module Mallard
 
       def measure(target, run_dir, argv)
         duration = @measure.soak.duration
-        raise UsageError, "heap: give --duration (the dumps are taken at its quarters), not --requests" unless duration
+        if @measure.soak.requests || duration.nil?
+          raise UsageError, "heap: give --duration (the dumps are taken at its quarters), not --requests"
+        end
 
-        dumps = Experiments::HeapDumps.new(run_dir: run_dir, duration: duration, url: -> { target.url })
-        Experiments::Soak.new(target: target, options: @measure.soak, run_dir: run_dir, reporter: reporter,
-                              command_line: [command, *argv], command: command, ticker: dumps).call
-        dumps.finish
-        heap_summary(run_dir, dumps)
+        dumps = Experiments::HeapDumps.new(run_dir: run_dir, duration: duration, url: -> { target.url },
+                                           path: @measure.soak.paths.first, user: @measure.user, notice: notice)
+        begin
+          Experiments::Soak.new(target: target, options: @measure.soak, run_dir: run_dir, reporter: reporter,
+                                command_line: [command, *argv], command: command, ticker: dumps).call
+        ensure
+          dumps.record
+        end
+        heap_summary(run_dir)
       rescue UsageError
         run_dir.discard
         raise
       end
 
-      def heap_summary(run_dir, dumps)
-        summary = Analysis::HeapSummary.call(Run::HeapReader.read(run_dir), latency: dumps.latency)
+      # Progress lines go to stderr unless --json asked for quiet.
+      def notice = @cli[:json] ? nil : ->(line) { @err.puts(line) }
+
+      def heap_summary(run_dir)
+        summary = Analysis::HeapSummary.call(Run::HeapReader.read(run_dir))
         run_dir.write_json("summary.json", summary)
         summary
       end

@@ -16,7 +16,8 @@ module Mallard
                                             under the jobs FILE pushes, against a Redis of its own
       TEXT
 
-      attr_reader :soak
+      # user: who the subject runs as (--user), once #target has resolved it
+      attr_reader :soak, :user
 
       def initialize
         @soak = Experiments::SoakOptions.defaults

@@ -47,6 +47,7 @@ module Mallard
       def parser
         Parser.new do |opts|
           opts.banner = BANNER
+          opts.on("--soak", "a heap run: show the soak that ran while it took its dumps") { @cli[:soak] = true }
           define_view_options(opts)
         end
       end
@@ -57,11 +58,13 @@ module Mallard
         case run
         when Run::CompareRun then Analysis::CompareSummary.for(run)
         when Run::BootRun then run.summary || Analysis::BootSummary.call(run)
-        when Run::HeapRun then run.summary || Analysis::HeapSummary.call(run)
+        when Run::HeapRun then @cli[:soak] ? Analysis::SoakSummary.for(run.soak) : heap_summary(run)
         when Run::FleetRun then run.summary || Analysis::FleetSummary.call(run)
         else Analysis::SoakSummary.for(run)
         end
       end
+
+      def heap_summary(run) = run.summary || Analysis::HeapSummary.call(run)
 
       def refuse_html(run)
         return unless @cli[:html] && run.is_a?(Run::FleetRun)

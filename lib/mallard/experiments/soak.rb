@@ -21,7 +21,8 @@ module Mallard
       # @param command_line [Array<String>] mallard's own arguments, for meta.json
       # @param command [String] "soak", or "gc" for `mallard gc`: the same run, shown GC first; "heap" for
       #   `mallard heap`, whose ticker (HeapDumps) asks the agent for dumps as the load runs
-      # @param ticker [#env, #tick, nil] more environment for the subject, and a call each sample tick
+      # @param ticker [#env, #tick, #after_load, nil] more environment for the subject, a call each sample tick,
+      #   and one when the load has ended, before the subject is stopped
       def initialize(target:, options:, run_dir:, reporter:, catalog: Allocators::Catalog.default, command_line: [],
                      command: "soak", ticker: nil)
         @target = target
@@ -162,6 +163,7 @@ module Mallard
         @sampler.sample(requests: @agent_log.requests)
         @phases.load_finished_t = clock
         @workload.finish(@subject, @phases)
+        @ticker&.after_load # with the subject still up: `mallard heap` waits here for the dumps it asked for
       end
 
       # One tick per interval, aligned to the clock so slow reads do not stretch the series.

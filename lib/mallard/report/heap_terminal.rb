@@ -21,12 +21,22 @@ module Mallard
       def render(io)
         title = @summary.target&.description || "heap dumps"
         io.puts @color.bold("mallard heap — #{Text.printable(title)}")
-        ended = ending(@summary, outcome: "retention")
+        ended = heap_ending
         io.puts "  #{@summary.status == 'failed' ? @color.red(ended) : @color.yellow(ended)}" if ended
         print_sections(io, sections, LABEL)
       end
 
       private
+
+      # A run whose dumps were all written has its retention whatever befell the soak: "no retention" only when
+      # there is none.
+      def heap_ending
+        return ending(@summary, outcome: "retention") if @summary.window.nil? || @summary.status == "running"
+        return if @summary.complete?
+
+        "the soak #{@summary.status == 'failed' ? 'failed' : 'was interrupted'}: #{Text.printable(@summary.reason)}; " \
+          "the retention below is from its three dumps, which were all written"
+      end
 
       def sections
         return [["Dumps", dump_lines], ["Soak", soak_line]] if @summary.sites.empty? && @summary.window.nil?
@@ -38,9 +48,10 @@ module Mallard
 
       def retained_line
         window = @summary.window || {}
-        format("%s objects, %s, allocated between dump A and dump B (generations %s to %s) and still alive in " \
-               "dump C; a site is significant from %s", count(@summary.retained_count), mib_of(@summary.retained_bytes),
-               window["from"].to_i + 1, window["to"], mib_of(@summary.significant_bytes))
+        [format("%s objects, %s, allocated between dump A and dump B (generations %s to %s) and still alive in " \
+                "dump C; a site is significant from %s", count(@summary.retained_count),
+                mib_of(@summary.retained_bytes), window["from"].to_i + 1, window["to"],
+                mib_of(@summary.significant_bytes)), @summary.conclusion && Text.printable(@summary.conclusion)].compact
       end
 
       def site_lines
@@ -58,7 +69,7 @@ module Mallard
       def path_lines
         @summary.sites.select(&:path).map do |site|
           "held: #{site.path.map { |step| Text.printable(step) }.join(' → ')}"
-        end
+        end.uniq
       end
 
       def group_lines(groups)
@@ -71,17 +82,47 @@ module Mallard
         lines = @summary.dumps.each_with_index.map do |dump, index|
           taken = dump.taken_at ? format("at %.1f s, ", dump.taken_at) : ""
           written = dump.dump_s ? format(", written in %.1f s", dump.dump_s) : ""
-          "#{'ABC'[index] || (index + 1)}: #{taken}#{mib_of(dump.bytes)}, #{count(dump.objects)} objects#{written} — " \
-            "#{Text.printable(dump.path)}"
+          "#{'ABC'[index] || (index + 1)}: #{taken}#{mib_of(dump.bytes)}#{against_rss(dump)}, " \
+            "#{count(dump.objects)} objects#{written} — #{Text.printable(dump.path)}"
         end
-        lines << latency_line if @summary.latency
+        lines.concat(wait_lines, latency_lines)
         lines << "the dumps hold the app's data (its strings): mallard writes its own mode 0600; share with care"
       end
 
-      def latency_line
+      def against_rss(dump)
+        return "" unless dump.rss_kb.to_i.positive? && dump.bytes
+
+        format(" (%.1f× the app's RSS of %s)", dump.bytes / 1024.0 / dump.rss_kb, mib(dump.rss_kb))
+      end
+
+      def wait_lines
+        wait = @summary.wait
+        return [] unless wait
+
+        if wait.waited_s.to_f >= 0.1
+          waited = format("the run waited %.1f s after the load for its dumps",
+                          wait.waited_s)
+        end
+        [waited, wait.gave_up && "it stopped asking for dumps: #{Text.printable(wait.gave_up)}"].compact
+      end
+
+      # mallard's own requests during the dumps, against the same requests outside them (the baseline).
+      def latency_lines
         latency = @summary.latency
-        format("while they were written the app answered %s requests from mallard: median %.1f ms, slowest %.1f ms, " \
-               "%s failed", count(latency.requests), latency.p50_ms.to_f, latency.max_ms.to_f, count(latency.errors))
+        return [] unless latency
+
+        path = Text.printable(latency.path.to_s)
+        [latency.during && "mallard's requests to #{path} while a dump was taken: #{probe(latency.during)}",
+         latency.outside && "outside the dumps, under the same load: #{probe(latency.outside)}"].compact
+      end
+
+      def probe(figures)
+        failed = figures.errors.to_i.positive? ? ", #{count(figures.errors)} failed" : ""
+        return "all #{count(figures.requests)} failed" if figures.answered.to_i.zero? && figures.requests.to_i.positive?
+        return "none sent" if figures.requests.to_i.zero?
+
+        format("median %.1f ms, slowest %.1f ms (%s requests%s)", figures.p50_ms.to_f, figures.max_ms.to_f,
+               count(figures.requests), failed)
       end
 
       def analysis_line
@@ -98,7 +139,7 @@ module Mallard
 
         verdict = soak.verdict&.overall
         "memory #{verdict || '—'}; #{soak.load ? "#{format('%.0f', soak.load.rps.to_f)} req/s" : 'no load'} " \
-          "(mallard report #{Text.printable(soak.run_dir.to_s)} shows the soak)"
+          "(mallard report --soak #{Text.printable(soak.run_dir.to_s)} shows the soak)"
       end
 
       def bytes(value)

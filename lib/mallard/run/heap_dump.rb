@@ -18,7 +18,26 @@ module Mallard
                         keyword_init: true) do
         def traced? = !max_generation.nil?
         def mb_per_s = seconds.positive? ? bytes / 1e6 / seconds : nil
+
+        # A class's name from its address: a class without a name by the one it derives from ("Foo (singleton)",
+        # "anonymous < Foo"), a module included into a class by the module ("Foo (included)"); objects with no
+        # class (nil's value as their class: the VM's internal IMEMOs) as INTERNAL; an address the dump holds no
+        # class for, as it is.
+        def class_name(address, depth = 0)
+          return INTERNAL if address == NIL_CLASS
+
+          known = classes.fetch(address, address)
+          return known unless known.is_a?(Array) && depth < 8
+
+          kind, superclass = known
+          base = superclass ? class_name(superclass, depth + 1) : "Object"
+          UNNAMED.fetch(kind, "anonymous < %s") % base
+        end
       end
+      UNNAMED = { "singleton" => "%s (singleton)", "included" => "%s (included)" }.freeze
+      # Qnil as a class address: what dump_all writes for objects without a class.
+      NIL_CLASS = "0x8"
+      INTERNAL = "(internal)"
 
       module_function
 

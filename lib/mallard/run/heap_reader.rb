@@ -5,11 +5,16 @@ module Mallard
     # A dump the agent wrote during `mallard heap`: its process, its number (1, 2, 3: A, B, C), the file, and its
     # marker — when the fork happened (seconds into the run), the GC count after the GC that closed its generation,
     # how long writing it took, and where that process's code lives (Agent::CodePlaces).
-    HeapDumpFile = Struct.new(:pid, :number, :path, :generation, :t, :seconds, :bytes, :places, keyword_init: true)
+    # rss_kb: the process's resident memory as it forked for the dump; opens: the first generation allocated wholly
+    # after the fork (nil from an agent before it closed the fork's own generation).
+    HeapDumpFile = Struct.new(:pid, :number, :path, :generation, :opens, :t, :seconds, :bytes, :rss_kb, :places,
+                              keyword_init: true)
 
     # A heap run: the soak that ran (SoakReader: its summary in soak_summary.json), the dumps its agent wrote under
-    # heap/, and the heap summary (summary.json), nil until the analysis has run.
-    HeapRun = Struct.new(:path, :soak, :dumps, :failures, :summary, keyword_init: true) do
+    # heap/, mallard's record of its requests for them and of its own requests to the app meanwhile (schedule:
+    # heap_dumps.json as Experiments::HeapDumps wrote it, {} when it is missing), and the heap summary
+    # (summary.json), nil until the analysis has run.
+    HeapRun = Struct.new(:path, :soak, :dumps, :failures, :schedule, :summary, keyword_init: true) do
       def meta = soak.meta
 
       # The dumps of the process that wrote all three, A B C in order (with Puma workers, the first such process).
@@ -22,6 +27,7 @@ module Mallard
     module HeapReader
       # Where the agent writes the dumps, inside the run directory.
       DIRECTORY = "heap"
+      SCHEDULE = "heap_dumps.json"
 
       module_function
 
@@ -31,6 +37,7 @@ module Mallard
         heap = directory.file(DIRECTORY)
         HeapRun.new(path: directory.path, soak: SoakReader.read(directory), dumps: dumps(heap),
                     failures: Dir.glob(File.join(heap, "*.failed")).map { |path| File.read(path).strip },
+                    schedule: directory.read_json(SCHEDULE) || {},
                     summary: Summary::Heap.from_h(directory.read_json("summary.json")))
       end
 
@@ -39,7 +46,8 @@ module Mallard
           done = JSON.parse(File.read(marker))
           path = marker.sub(/\.done\z/, ".json")
           HeapDumpFile.new(pid: done["pid"], number: done["number"], path: path, generation: done["generation"],
-                           t: done["t"], seconds: done["seconds"], bytes: done["bytes"],
+                           opens: done["opens"],
+                           t: done["t"], seconds: done["seconds"], bytes: done["bytes"], rss_kb: done["rss_kb"],
                            places: done.slice("gems", "ruby_dirs", "app_dir"))
         rescue JSON::ParserError, SystemCallError
           nil

@@ -7,8 +7,9 @@ require_relative "soak"
 module Mallard
   module Summary
     # One dump: its file and size, objects, the newest generation in it, when it was taken (seconds into the run
-    # for `mallard heap`, the file's time for dumps given to `heap diff`), and how long writing it took.
-    HeapDumpInfo = Value.define(:path, :bytes, :objects, :max_generation, :taken_at, :dump_s, :pid)
+    # for `mallard heap`, the file's time for dumps given to `heap diff`), how long writing it took, and (mallard's
+    # own dumps) the app's RSS as it forked for it.
+    HeapDumpInfo = Value.define(:path, :bytes, :objects, :max_generation, :taken_at, :dump_s, :pid, :rss_kb)
 
     # An allocation site ("file:line") and the class of what it allocated: objects allocated in the window and
     # still alive in the last dump, their memsize_of in bytes; significant when that is at least the run's
@@ -26,18 +27,27 @@ module Mallard
     # paths_s: the extra passes that found the sample reference paths.
     HeapAnalysis = Value.define(:mb_per_s, :seconds, :bytes, :peak_rss_kb, :paths_s)
 
-    # The app's answers while a dump was being written (`mallard heap` on an HTTP target): requests mallard sent
-    # itself during each dump, their median and slowest times, and failures.
-    HeapLatency = Value.define(:requests, :p50_ms, :max_ms, :errors)
+    # mallard's own requests to the app, one at a time: how many, how many were answered, their median and slowest
+    # times (nil when none was answered), and failures.
+    HeapProbeFigures = Value.define(:requests, :answered, :p50_ms, :max_ms, :errors)
+
+    # The app's answers to those requests (`mallard heap` on an HTTP target, to the load's first path) while a dump
+    # was being taken (nil when no dump was), and outside the dumps under the same load: the baseline.
+    HeapLatency = Value.define(:path, during: HeapProbeFigures, outside: HeapProbeFigures)
+
+    # How `mallard heap` took its dumps: how long it waited for them after the load ended (nil: it did not wait),
+    # and why it stopped asking for them, when it did.
+    HeapWait = Value.define(:waited_s, :gave_up, :pickup_timeout_s, :dump_timeout_s)
 
     # `mallard heap` (dumps taken during a soak) and `mallard heap diff A B C` (dumps given): the three-dump method.
     # window: the generations allocated between dump A and dump B (from exclusive, to inclusive); retained: what
-    # of them the last dump still holds; sites sorted by retained bytes. soak: the soak that ran meanwhile.
+    # of them the last dump still holds; sites sorted by retained bytes; conclusion: what that comes to, in a
+    # sentence. soak: the soak that ran meanwhile.
     HEAP_FIGURES = { dumps: [HeapDumpInfo], sites: [HeapSite], gems: [HeapGroup], classes: [HeapGroup],
-                     generations: [HeapGeneration], analysis: HeapAnalysis, latency: HeapLatency, soak: Soak,
-                     target: Run::TargetInfo }.freeze
+                     generations: [HeapGeneration], analysis: HeapAnalysis, latency: HeapLatency, wait: HeapWait,
+                     soak: Soak, target: Run::TargetInfo }.freeze
     Heap = Value.define(:kind, :schema_version, :status, :cause, :reason, :window, :retained_count, :retained_bytes,
-                        :significant_bytes, :method, :tracing, **HEAP_FIGURES) do
+                        :significant_bytes, :conclusion, :method, :tracing, **HEAP_FIGURES) do
       def complete? = status == "complete"
       def outcome = Run::Outcome.new(status: status, cause: cause, reason: reason)
     end

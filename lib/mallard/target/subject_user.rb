@@ -87,6 +87,12 @@ module Mallard
         "as #{@name}"
       end
 
+      # Hands a directory mallard made to the user (mode as made, 0700 for heap/): the one place of the run
+      # directory the subject writes more than its own log into.
+      def give(path)
+        File.chown(@uid, @gid, path)
+      end
+
       private
 
       def nearest_existing(path)
@@ -109,6 +115,7 @@ module Mallard
         def env = {}
         def check_reach!(_path) = nil
         def prepare(_run_dir) = nil
+        def give(_path) = nil
         def describe = nil
       end
     end

@@ -18,6 +18,7 @@ module Mallard
           super()
           @dumps = summary.dumps
           @latency = summary.latency
+          @wait = summary.wait
         end
 
         template <<~'ERB'
@@ -26,21 +27,25 @@ module Mallard
           <table class="heap-dumps">
           <thead><tr><th scope="col">Dump</th><th scope="col">File</th><th scope="col">Size</th>
           <th scope="col">Objects</th><th scope="col">Newest generation</th><th scope="col">Taken at</th>
-          <th scope="col">Written in</th></tr></thead>
+          <th scope="col">Written in</th><th scope="col">App's RSS then</th></tr></thead>
           <tbody>
           <%- @dumps.each_with_index do |dump, index| -%>
           <tr><th scope="row"><%= dump_name(index) %></th><td><code><%= outside(dump.path) %></code></td>
           <td class="num"><%= byte_size(dump.bytes) %></td><td class="num"><%= count(dump.objects) %></td>
           <td class="num"><%= count(dump.max_generation) %></td><td><%= taken(dump.taken_at) %></td>
-          <td class="num"><%= seconds(dump.dump_s) %></td></tr>
+          <td class="num"><%= seconds(dump.dump_s) %></td><td class="num"><%= rss(dump) %></td></tr>
           <%- end -%>
           </tbody>
           </table>
           </div>
+          <%- if @wait && (@wait.waited_s.to_f >= 0.1 || @wait.gave_up) -%>
+          <%= Figures.new(wait_rows) %>
+          <%- end -%>
           <%- if @latency -%>
-          <h3>The app while the dumps were written</h3>
+          <h3>The app while the dumps were taken</h3>
           <p>Each dump is written by a forked copy of the app, so the app keeps serving; mallard timed its own
-          requests to the app meanwhile, one at a time.</p>
+          requests to <code><%= outside(@latency.path.to_s) %></code>, one at a time, while a dump was taken and
+          outside the dumps under the same load (the baseline).</p>
           <%= Figures.new(latency_rows) %>
           <%- end -%>
         ERB
@@ -58,9 +63,27 @@ module Mallard
 
         def seconds(value) = value ? "#{number(value, 1)} s" : "—"
 
+        def rss(dump)
+          return "—" unless dump.rss_kb.to_i.positive? && dump.bytes
+
+          "#{mib(dump.rss_kb)} (dump #{number(dump.bytes / 1024.0 / dump.rss_kb, 1)}×)"
+        end
+
+        def wait_rows
+          [["Waited", @wait.waited_s && "#{number(@wait.waited_s, 1)} s after the load, for the dumps it outlasted"],
+           ["Stopped", @wait.gave_up]]
+        end
+
         def latency_rows
-          [["Requests", count(@latency.requests)], ["Median", @latency.p50_ms && "#{number(@latency.p50_ms, 1)} ms"],
-           ["Slowest", @latency.max_ms && "#{number(@latency.max_ms, 1)} ms"], ["Failed", count(@latency.errors)]]
+          [["During dumps", probe(@latency.during)], ["Outside dumps", probe(@latency.outside)]]
+        end
+
+        def probe(figures)
+          return "no dump was taken" unless figures
+          return "#{count(figures.requests)} requests, all failed" if figures.answered.to_i.zero?
+
+          "median #{number(figures.p50_ms, 1)} ms, slowest #{number(figures.max_ms, 1)} ms " \
+            "(#{count(figures.requests)} requests, #{count(figures.errors)} failed)"
         end
       end
     end

@@ -22,7 +22,7 @@ module Mallard
 
         def rows
           [["Retained", "#{count(@summary.retained_count)} objects, #{byte_size(@summary.retained_bytes)}"],
-           ["Window", window], ["Significant", significant], ["Sites", sites]]
+           ["Window", window], ["Significant", significant], ["Sites", sites], ["Conclusion", @summary.conclusion]]
         end
 
         def window

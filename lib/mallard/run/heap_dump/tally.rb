@@ -19,10 +19,13 @@ module Mallard
         LINE_KEY = '"line":'
         CLASS_KEY = '"class":"'
         NAME_KEY = '"name":"'
+        SUPERCLASS_KEY = '"superclass":"'
+        SINGLETON_KEY = '"singleton":true'
         ADDRESS_START = 12 # after {"address":"
         ROOT_MARK = 116 # the "t" of {"type":"ROOT": a root lists references, it is no object
         BACKSLASH = 92
-        CLASS_TYPES = { 67 => "CLASS\"", 77 => "MODULE\"" }.freeze
+        ICLASS = "ICLASS\""
+        CLASS_TYPES = { 67 => "CLASS\"", 77 => "MODULE\"", 73 => ICLASS }.freeze
 
         attr_reader :objects, :max_generation, :generations, :classes, :sites
 
@@ -75,7 +78,8 @@ module Mallard
           counts[1] += memsize
         end
 
-        # Classes and modules by address, for the objects' class names.
+        # Classes and modules by address, for the objects' class names: a name, or for a class without one (an
+        # anonymous class, a singleton class) ["singleton" or "anonymous", its superclass's address].
         def class_name(line)
           type_at = line.index(TYPE, ADDRESS_START)
           return unless type_at
@@ -83,8 +87,23 @@ module Mallard
           kind = CLASS_TYPES[line.getbyte(type_at + 8)]
           return unless kind && line.byteslice(type_at + 8, kind.bytesize) == kind
 
+          address = string_at(line, ADDRESS_START)
+          return @classes[address] = included(line) if kind == ICLASS
+
           name_at = line.index(NAME_KEY, type_at)
-          @classes[string_at(line, ADDRESS_START)] = string_at(line, name_at + 8) if name_at
+          @classes[address] = name_at ? string_at(line, name_at + 8) : unnamed(line, type_at)
+        end
+
+        # A module as included into a class: named by the module, its "class".
+        def included(line)
+          class_at = line.index(CLASS_KEY, ADDRESS_START)
+          ["included", class_at && string_at(line, class_at + CLASS_KEY.bytesize)]
+        end
+
+        def unnamed(line, type_at)
+          superclass_at = line.index(SUPERCLASS_KEY, type_at)
+          [line.index(SINGLETON_KEY, type_at) ? "singleton" : "anonymous",
+           superclass_at && string_at(line, superclass_at + SUPERCLASS_KEY.bytesize)]
         end
 
         # The JSON string that starts at from, up to the first quote not escaped by a backslash (one preceded
