@@ -92,7 +92,7 @@ class CompareIntegrationTest < Minitest::Test
   end
 
   def compare(*args)
-    out, err, status = mallard("compare", "--json", "--out", File.join(@tmp, "run"), *args)
+    out, err, status = mallard("compare", "--json", "--out", File.join(@tmp, "run"), *args, timeout: 180)
     assert_equal 0, status.exitstatus, err
     JSON.parse(out)
   end

@@ -49,7 +49,7 @@ class FidelityIntegrationTest < Minitest::Test
     env = { "JOB" => "FragmentingJob" }
     out, err, status = mallard("soak", "--sidekiq", "--workload", File.join(JOBS, "steady.rb"), "--json",
                                "--duration", SECONDS.to_s, "--out", File.join(@tmp, "worker"), JOBS, "--", *WORKER,
-                               env: env)
+                               env: env, timeout: 120)
     assert_equal 0, status.exitstatus, err
     by_mallard = JSON.parse(out).dig("memory", "steady_rss_kb")
     by_hand = worker_steady_rss_kb(env)
@@ -73,7 +73,7 @@ class FidelityIntegrationTest < Minitest::Test
   def compare
     out, err, status = mallard("compare", APP, "--allocators", "glibc,glibc-arena2", "--repeat", REPEATS.to_s,
                                "--duration", SECONDS.to_s, "--threads", "5", "--concurrency", "8", "--json",
-                               "--out", File.join(@tmp, "compare"))
+                               "--out", File.join(@tmp, "compare"), timeout: 300)
     assert_equal 0, status.exitstatus, err
     JSON.parse(out)
   end

@@ -45,7 +45,7 @@ class SaturationIntegrationTest < Minitest::Test
   # On one CPU of the machine's (the load on the others): the app saturates it.
   def soak(app, *args, env: {})
     out, err, status = mallard("soak", app, "--cpus", "1", "--duration", "8", "--json",
-                               "--out", File.join(@tmp, "run-#{rand(1 << 30)}"), *args, env: env)
+                               "--out", File.join(@tmp, "run-#{rand(1 << 30)}"), *args, env: env, timeout: 120)
     assert_equal 0, status.exitstatus, err
     JSON.parse(out)
   end
