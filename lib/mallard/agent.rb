@@ -12,6 +12,7 @@ require_relative "agent/middleware"
 require_relative "agent/job_middleware"
 require_relative "agent/sidekiq_hook"
 require_relative "agent/heap_dumper"
+require_relative "agent/ledger"
 
 module Mallard
   module Agent
@@ -45,7 +46,7 @@ module Mallard
         origin = origin_from(env)
         @recorder = Recorder.new(path: path, interval: interval_from(env), origin: origin,
                                  owner: Owner.from_env(env), gc_timeline: gc_timeline(env, origin),
-                                 jobs: env[SidekiqHook::VARIABLE] == "on")
+                                 jobs: env[SidekiqHook::VARIABLE] == "on", ledger: Ledger.from_env(env, origin: origin))
         SidekiqHook.watch(env, @recorder)
         HeapDumper.start(env, origin: origin)
         Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)

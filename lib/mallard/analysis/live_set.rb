@@ -63,8 +63,7 @@ module Mallard
       # that did run grew beyond the tolerance too (else it may be garbage awaiting the next major GC).
       def few_majors(live_set, majors)
         live_set.note = "only #{majors.size} major GC#{"s" unless majors.size == 1} in the span judged, too few " \
-                        "to judge the live set on: judged on the live slots after every GC, which count old " \
-                        "objects not yet collected"
+                        "to judge on; after a minor GC the live slots count old objects not yet collected too"
         return live_set unless live_set.verdict == "growing"
         return live_set if majors.size >= 2 && majors.last.slots - majors.first.slots > live_set.tolerance
 
