@@ -132,7 +132,8 @@ module Mallard
                             final_rss_kb: run.totals.last&.rss_kb)
       end
 
-      private_class_method :judged, :work, :judged_outcome, :failed_share, :series, :verdict, :memory_verdict, :kind, :gc,
+      private_class_method :judged, :work, :judged_outcome, :failed_share, :series, :verdict, :memory_verdict, :kind,
+                           :gc,
                            :memory,
                            :per_process, :script_figures
     end
