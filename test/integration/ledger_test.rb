@@ -13,6 +13,8 @@ class LedgerIntegrationTest < Minitest::Test
   APPS = File.expand_path("../fixtures/apps", __dir__)
   # Coarser than the agent's 0.5 s records, fine enough for a short run to have readings to judge.
   LEDGER_ENV = { "MALLARD_LEDGER_INTERVAL" => "1" }.freeze
+  # 60 s of load, the app's boot and warm-up, and a shared machine.
+  RAILS_TIMEOUT = 180
 
   def setup
     super
@@ -76,8 +78,9 @@ class LedgerIntegrationTest < Minitest::Test
     app = rails_app_with_a_page
     env = RailsApp.clean_env.merge(LEDGER_ENV, "RAILS_ENV" => "production", "SECRET_KEY_BASE" => "x" * 64,
                                    "RAILS_LOG_TO_STDOUT" => nil)
-    stdout, err, status = mallard("soak", app, "--json", "--duration", "60", "--threads", "5", "--allocator",
-                                  "glibc", "--out", File.join(@tmp, "rails"), env: env)
+    args = ["soak", app, "--json", "--duration", "60", "--threads", "5", "--allocator", "glibc", "--out",
+            File.join(@tmp, "rails")]
+    stdout, err, status = Timeout.timeout(RAILS_TIMEOUT) { Open3.capture3(env, Gem.ruby, EXE, *args) }
     assert_includes [0, 69], status.exitstatus, err
     summary = JSON.parse(stdout)
 

@@ -95,7 +95,8 @@ module Mallard
                             not_read: LedgerParts.not_read(last), explained_pct: explained,
                             cost_ms: Statistics.median(records.filter_map(&:cost_ms))&.round(3),
                             unit: run.script? ? "KiB per second" : "KiB per 1,000 #{run.unit}", sentence: sentence,
-                            parts: parts(points, work), processes: processes(records))
+                            names: LedgerParts::NAMES, series: series(points), parts: parts(points, work),
+                            processes: processes(records))
       end
 
       def parts(points, work)
@@ -106,6 +107,10 @@ module Mallard
           Summary::LedgerPart.new(name: name, kb: points.last.parts[name], slope: judged&.slope&.round(1),
                                   ci: judged&.ci&.map { |bound| bound.round(1) }, verdict: judged&.state)
         end
+      end
+
+      def series(points)
+        points.map { |point| [point.t.round(3), *point.parts.values_at(*LedgerParts::NAMES)] }
       end
 
       def processes(records)

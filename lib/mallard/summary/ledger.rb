@@ -16,8 +16,9 @@ module Mallard
     # The memory ledger: RSS split into parts that answer different questions (Analysis::Ledger), read inside
     # each process every interval_s seconds. explained_pct: the share of RSS the named parts account for (the
     # rest is the "unexplained" part, shown); allocator: which malloc the subject ran on; not_read: what the
-    # allocator cannot report; cost_ms: a reading's median CPU cost; sentence: the verdict in words.
+    # allocator cannot report; cost_ms: a reading's median CPU cost; sentence: the verdict in words; series: at
+    # each reading [t, KiB of each part named in names, in that order] (nil: not read), for the stacked chart.
     Ledger = Value.define(:readings, :interval_s, :allocator, :not_read, :explained_pct, :cost_ms, :unit, :sentence,
-                          parts: [LedgerPart], processes: [LedgerProcess])
+                          :names, :series, parts: [LedgerPart], processes: [LedgerProcess])
   end
 end
