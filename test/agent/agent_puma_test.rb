@@ -107,9 +107,13 @@ class AgentPumaTest < Minitest::Test
                agent/heap_dumper agent/job_middleware agent/middleware agent/owner agent/record_line agent/recorder
                agent/sidekiq_hook].map { |name| "mallard/#{name}.rb" }
     extension = "mallard/gc_events_ext.#{RbConfig::CONFIG['DLEXT']}"
+    # Recording, the memory ledger loads its reading and the malloc statistics extension.
+    ledger = %w[agent/boot_reading.rb agent/ledger.rb agent/malloc_stats.rb extension_loader.rb] +
+             ["malloc_stats_ext.#{RbConfig::CONFIG['DLEXT']}"]
 
     assert_equal ["NilClass", 1, nil, files].inspect, idle
-    assert_equal ["Mallard::Agent::Recorder", 2, nil, (files + [extension]).sort].inspect, active
+    assert_equal ["Mallard::Agent::Recorder", 2, nil, (files + [extension] + ledger.map { |f| "mallard/#{f}" }).sort]
+      .inspect, active
     refute_includes ruby_with_agent("p $LOADED_FEATURES", "MALLARD_AGENT_OUT" => @out), "objspace.so",
                     "allocation tracing's library is loaded only for `mallard heap`"
   end

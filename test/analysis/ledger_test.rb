@@ -78,6 +78,19 @@ class LedgerTest < Minitest::Test
     assert_equal 10, result.ledger.readings # t = 1 .. 10 of -19 .. 10: the load ran from 1 to 31
   end
 
+  # malloc in use climbing under a flat live set: buffers of objects not collected yet, or native memory; not
+  # called retention (a Rails app that leaks nothing did this).
+  def test_malloc_growth_under_a_flat_live_set_is_not_called_retention
+    run = run_with(30) { |i| { malloc_in_use_kb: 44_000 + (60 * i) } }
+    growing = Ledger.call(run)
+    undecided = Ledger.call(run, live_set: "plateaued")
+
+    assert_equal %w[growing inconclusive], [growing.app_held, undecided.app_held]
+    assert_match(/\Athe app's malloc'd memory grows \(\+\d+ KiB per 1,000 requests\) while its live set is flat/,
+                 undecided.ledger.sentence)
+    assert_equal "growing", Ledger.call(run, live_set: "growing").app_held
+  end
+
   private
 
   def reading(**fields)

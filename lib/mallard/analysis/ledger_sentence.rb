@@ -29,8 +29,15 @@ module Mallard
           format("the app's own memory grows (%+.0f KiB per %s): it retains memory — a cache or a leak%s",
                  app.slope, unit, headroom(headroom_kb, prefix: "; besides, "))
         when "plateaued" then "not a leak: the app's own memory is flat; #{holding(allocator, held, headroom_kb)}"
-        else "the app's own memory is not decided yet (run longer)#{headroom(headroom_kb, prefix: '; ')}"
+        else "#{undecided(app, unit)}#{headroom(headroom_kb, prefix: '; ')}"
         end
+      end
+
+      def undecided(app, unit)
+        return "the app's own memory is not decided yet (run longer)" unless app.method.to_s.include?("not confirmed")
+
+        format("the app's malloc'd memory grows (%+.0f KiB per %s) while its live set is flat: buffers of objects " \
+               "not collected yet, or native memory (a C extension) — not decided; run longer", app.slope, unit)
       end
 
       def holding(allocator, held, headroom_kb)
@@ -53,7 +60,7 @@ module Mallard
         format("%san allocator change can win up to ~%.0f MiB", prefix, headroom_kb / MIB)
       end
 
-      private_class_method :holding, :headroom
+      private_class_method :undecided, :holding, :headroom
     end
   end
 end

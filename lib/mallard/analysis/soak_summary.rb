@@ -38,8 +38,12 @@ module Mallard
         )
       end
 
-      # The live set and the memory ledger, over the span the memory verdict judges.
-      def judged(run, steady) = [LiveSet, Ledger].map { |part| part.call(run, from_t: steady.samples.first&.t) }
+      # The live set and the memory ledger (whose app-held growth the live set confirms), over the span the memory
+      # verdict judges.
+      def judged(run, steady)
+        live_set = LiveSet.call(run, from_t: steady.samples.first&.t)
+        [live_set, Ledger.call(run, from_t: steady.samples.first&.t, live_set: live_set&.verdict)]
+      end
 
       # What was served, and what each unit of it cost the subject in CPU time.
       def work(run)
