@@ -37,7 +37,7 @@ module Mallard
         app, allocator = [LedgerParts::APP_HELD, LedgerParts::ALLOCATOR_HELD].map do |names|
           judge(points, names, work)
         end
-        app = unconfirmed(app) if app&.state == "growing" && live_set == "plateaued"
+        app = unconfirmed(app) if app&.state == "growing" && flat_objects?(points, work, live_set)
         headroom = sum_of(points.last.parts, LedgerParts::ALLOCATOR_HELD)
         sentence = LedgerSentence.call(allocator: records.last.allocator, app: app, held: allocator,
                                        headroom_kb: headroom, unit: run.script? ? "second" : "1,000 #{run.unit}")
@@ -46,13 +46,21 @@ module Mallard
       end
 
       # malloc in use counts the buffers of objects no GC has collected yet (a Rails app's grew 1.8 MB in 60 s
-      # while its live set was flat and it leaked nothing), so under a flat live set its growth is not called
-      # retention: it may be that, native memory (a C extension), or garbage awaiting a major GC.
+      # while its live objects were flat and it leaked nothing), so under flat Ruby objects its growth is not
+      # called retention: it may be that, native memory (a C extension), or garbage awaiting a major GC.
       def unconfirmed(app)
         app.dup.tap do |judged|
           judged.state = "inconclusive"
           judged.method = "#{judged.method}; growth not confirmed by the live set, which is flat"
         end
+      end
+
+      # The Ruby objects are flat when the live set says so, or, with the live set undecided, when the bytes in
+      # live slots the ledger read are.
+      def flat_objects?(points, work, live_set)
+        return false if live_set == "growing"
+
+        live_set == "plateaued" || judge(points, [LedgerParts::LIVE], work)&.state == "plateaued"
       end
 
       def span(run, from_t)
@@ -137,8 +145,8 @@ module Mallard
         Statistics.median(gaps)&.round(2)
       end
 
-      private_class_method :unconfirmed, :span, :summed, :sum_of_processes, :sum_of, :axis, :judge, :ledger, :parts,
-                           :series, :processes, :interval
+      private_class_method :unconfirmed, :flat_objects?, :span, :summed, :sum_of_processes, :sum_of, :axis, :judge,
+                           :ledger, :parts, :series, :processes, :interval
     end
   end
 end
