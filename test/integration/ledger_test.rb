@@ -75,14 +75,7 @@ class LedgerIntegrationTest < Minitest::Test
   # growing on four boot-time major GCs. Its own memory must not be called growing, nor its objects retained.
   # The one long test here: 60 s of load, as TESTING.md soaks a generated app.
   def test_a_generated_rails_app_soaked_for_a_minute_is_not_called_a_leak
-    app = rails_app_with_a_page
-    env = RailsApp.clean_env.merge(LEDGER_ENV, "RAILS_ENV" => "production", "SECRET_KEY_BASE" => "x" * 64,
-                                   "RAILS_LOG_TO_STDOUT" => nil)
-    args = ["soak", app, "--json", "--duration", "60", "--threads", "5", "--allocator", "glibc", "--out",
-            File.join(@tmp, "rails")]
-    stdout, err, status = Timeout.timeout(RAILS_TIMEOUT) { Open3.capture3(env, Gem.ruby, EXE, *args) }
-    assert_includes [0, 69], status.exitstatus, err
-    summary = JSON.parse(stdout)
+    summary = rails_soak(rails_app_with_a_page)
 
     assert_operator summary.dig("load", "requests"), :>, 1000, summary["load"].inspect
     refute_equal "growing", summary.dig("verdict", "app_held"), summary["ledger"].inspect
@@ -93,6 +86,15 @@ class LedgerIntegrationTest < Minitest::Test
   end
 
   private
+
+  def rails_soak(app)
+    env = RailsApp.clean_env.merge(LEDGER_ENV, "RAILS_ENV" => "production", "SECRET_KEY_BASE" => "x" * 64)
+    args = ["soak", app, "--json", "--duration", "60", "--threads", "5", "--allocator", "glibc", "--out",
+            File.join(@tmp, "rails")]
+    stdout, err, status = Timeout.timeout(RAILS_TIMEOUT) { Open3.capture3(env, Gem.ruby, EXE, *args) }
+    assert_includes [0, 69], status.exitstatus, err
+    JSON.parse(stdout)
+  end
 
   # A copy of the generated app with one page that renders through a controller.
   def rails_app_with_a_page
