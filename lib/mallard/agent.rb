@@ -45,7 +45,7 @@ module Mallard
         origin = origin_from(env)
         @recorder = Recorder.new(path: path, interval: interval_from(env), origin: origin,
                                  owner: Owner.from_env(env), gc_timeline: gc_timeline(env, origin),
-                                 jobs: env[SidekiqHook::VARIABLE] == "on")
+                                 jobs: env[SidekiqHook::VARIABLE] == "on", ledger: ledger(env, origin))
         SidekiqHook.watch(env, @recorder)
         HeapDumper.start(env, origin: origin)
         Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
@@ -78,6 +78,15 @@ module Mallard
         when "profiler" then GcProfilerTimeline
         else RUBY_VERSION >= "3.3" ? GcTimeline : GcProfilerTimeline
         end
+      end
+
+      # Loaded only when recording (it loads the malloc statistics extension), and optional: without its files
+      # the agent records the rest.
+      def ledger(env, origin)
+        require_relative "agent/ledger"
+        Ledger.from_env(env, origin: origin)
+      rescue LoadError
+        nil
       end
 
       def interval_from(env)

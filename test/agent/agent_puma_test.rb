@@ -104,15 +104,20 @@ class AgentPumaTest < Minitest::Test
     idle = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => nil)
     active = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_GC_EVENTS" => "hooks")
     files = %w[agent agent/cpu_wall_clock agent/gc_line agent/gc_profiler_timeline agent/gc_snapshot agent/gc_timeline
-               agent/heap_dumper agent/job_middleware agent/middleware agent/owner agent/record_line agent/recorder
+               agent/heap_dumper agent/job_middleware agent/json_text agent/middleware agent/owner agent/record_line
+               agent/recorder
                agent/sidekiq_hook].map { |name| "mallard/#{name}.rb" }
     extension = "mallard/gc_events_ext.#{RbConfig::CONFIG['DLEXT']}"
+    # Recording, the memory ledger loads its reading and the malloc statistics extension.
+    ledger = %w[agent/boot_reading.rb agent/ledger.rb agent/malloc_stats.rb extension_loader.rb] +
+             ["malloc_stats_ext.#{RbConfig::CONFIG['DLEXT']}"]
 
     assert_equal ["NilClass", 1, nil, files].inspect, idle
-    assert_equal ["Mallard::Agent::Recorder", 2, nil, (files + [extension]).sort].inspect, active
+    assert_equal ["Mallard::Agent::Recorder", 2, nil, (files + [extension] + ledger.map { |f| "mallard/#{f}" }).sort]
+      .inspect, active
     loaded = ruby_with_agent("p $LOADED_FEATURES", "MALLARD_AGENT_OUT" => @out)
     refute_includes loaded, "objspace.so", "allocation tracing's library is loaded only for `mallard heap`"
-    refute_includes loaded, "json", "json's methods on every core class slowed the demo app's requests by 2%"
+    refute_match %r{/json(\.rb|/)}, loaded, "json's methods on every core class slowed the demo app's requests by 2%"
   end
 
   # Its GC hooks send every allocation through the slow path before Ruby 3.3: there GC::Profiler records the GCs.

@@ -93,4 +93,28 @@ class GcTimelineTest < Minitest::Test
   def test_nothing_recorded_inside_the_subject_is_nil
     assert_nil GcTimeline.call(gc_run(agent: [], events: nil))
   end
+
+  # The Rails report that started this: 4 majors ranked perfectly. Chance does that 1 time in 12 (either way), so
+  # nothing causal is said; and majors during boot, before the load, are not judged at all.
+  def test_four_perfectly_ranked_majors_say_nothing_causal
+    events = major_events(4, live: ->(i) { 100_000 + (50_000 * i) }, pause: ->(i) { 5.0 + i }, start: 2.0)
+    relation = GcTimeline.call(gc_run(events: events)).major_time_vs_live_set
+
+    assert_equal "no_relation", relation.finding
+    assert_in_delta 1.0 / 12, relation.p_value, 1e-6
+    assert_operator relation.ci[0], :<=, 0
+    refute_match(/retains/, relation.sentence)
+    assert_match(/too few major GCs to tell/, relation.sentence)
+  end
+
+  def test_majors_before_the_load_started_are_left_out
+    boot = major_events(6, live: ->(i) { 100_000 + (50_000 * i) }, pause: ->(i) { 5.0 + i }, start: 0.1, every: 0.1)
+    steady = major_events(5, live: ->(i) { 500_000 + (50_000 * i) }, pause: ->(i) { 20.0 + i }, start: 2.0)
+    agent = agent_records(62, old: ->(_i) { 1 }, start: 0.05) # the agent is up during boot
+    boot_only = GcTimeline.call(gc_run(events: boot, agent: agent)).major_time_vs_live_set
+    both = GcTimeline.call(gc_run(events: boot + steady, agent: agent)).major_time_vs_live_set
+
+    assert_match(/6 before the load started are left out/, boot_only.sentence)
+    assert_equal ["rising", 5, 6], [both.finding, both.majors, both.before_load], "5 perfect majors: p = 1/60"
+  end
 end

@@ -86,4 +86,59 @@ class LiveSetTest < Minitest::Test
     assert_equal "inconclusive", live_set.verdict
     assert_nil live_set.slope
   end
+
+  # The batch script of the report: 1 s, 607 GCs, no major among them — "inconclusive: needs 6 samples" before.
+  # The live slots after each minor GC are readings too.
+  def test_a_short_script_without_major_gcs_is_judged_on_every_gc
+    random = Random.new(5)
+    events = minor_events(607, start: 0.1, every: 1.0 / 607)
+    events.each { |event| event.heap_live_slots = 18_800 + random.rand(-30..30) }
+    live_set = LiveSet.call(gc_run(events: events, script: true))
+
+    assert_equal "plateaued", live_set.verdict
+    assert_equal LiveSet::AFTER_EVERY_GC, live_set.measure
+    assert_equal 607, live_set.samples
+    assert_match(/only 0 major GCs in the span judged, too few to judge on/, live_set.note)
+  end
+
+  # A server whose major GCs all ran at boot: its live slots after minor GCs climb as old garbage waits for the
+  # next major, which is not retention: undecided, and said why.
+  def test_growth_after_minor_gcs_alone_is_not_called_growing
+    boot = major_events(4, live: ->(i) { 100_000 + (50_000 * i) }, start: 0.1, every: 0.1)
+    minors = minor_events(100)
+    minors.each_with_index do |event, i|
+      event.heap_live_slots = 300_000 + (2_000 * i)
+      event.requests = (event.t * 100).round
+    end
+    agent = agent_records(61, old: ->(_i) { 1 }, start: 0.05)
+    live_set = LiveSet.call(gc_run(events: (boot + minors).sort_by(&:t), agent: agent))
+
+    assert_equal "inconclusive", live_set.verdict
+    assert_equal LiveSet::AFTER_EVERY_GC, live_set.measure
+    assert_match(/garbage awaiting a major GC/, live_set.note)
+  end
+
+  # The same climb, with a few major GCs in the span that climb too: growing.
+  def test_growth_after_minor_gcs_confirmed_by_the_few_majors_is_growing
+    minors = minor_events(100)
+    minors.each_with_index do |event, i|
+      event.heap_live_slots = 300_000 + (2_000 * i)
+      event.requests = (event.t * 100).round
+    end
+    majors = major_events(3, live: ->(i) { 320_000 + (60_000 * i) }, start: 5.0, every: 8.0)
+    live_set = LiveSet.call(gc_run(events: (majors + minors).sort_by(&:t)))
+
+    assert_equal ["growing", LiveSet::AFTER_EVERY_GC], [live_set.verdict, live_set.measure]
+    assert_match(/only 3 major GCs/, live_set.note)
+  end
+
+  # With enough major GCs, old objects' saw-tooth at each interval is not consulted at all.
+  def test_majors_decide_over_the_old_objects_saw_tooth
+    events = major_events(8, live: ->(_i) { 300_000 }, every: 3.5)
+    agent = agent_records(61, old: ->(i) { 280_000 + (i * 1_000) })
+    live_set = LiveSet.call(gc_run(events: events, agent: agent))
+
+    assert_equal ["plateaued", LiveSet::AFTER_MAJOR], [live_set.verdict, live_set.measure]
+    assert_nil live_set.note
+  end
 end

@@ -218,6 +218,27 @@ class RunDiffTest < Minitest::Test
                  RunDiff.default_metric("compare", Summary::Compare.new(metric: "steady_pss_kb"), Summary::Compare.new)
   end
 
+  # Each ledger part both runs read gets a row of its own: which part moved; no interval, so never a failure.
+  def test_soaks_with_ledgers_show_each_part_and_never_fail_on_one
+    before, after = [40_960, 10_240].map { |held| soak_with_ledger(held) }
+    result = RunDiff.soaks(after, before, metric: "steady_rss_kb")
+    row = result[:rows].last
+
+    assert_equal 2, result[:rows].size, "a part unread in either run has no row"
+    assert_equal ["ledger: malloc held free", 10_240, 40_960, 300.0], [row[:name], row[:a], row[:b], row[:pct].round(1)]
+    assert_nil row[:ci]
+    refute RunDiff.fail_over(result, 5)[:failed]
+    assert_equal 1, RunDiff.soaks(after, before, metric: "rps")[:rows].size, "parts only beside a memory metric"
+  end
+
+  def soak_with_ledger(held_kb)
+    soak([100.0] * 30).tap do |side|
+      parts = [Summary::LedgerPart.new(name: "malloc held free", kb: held_kb),
+               Summary::LedgerPart.new(name: "YJIT code", kb: nil)]
+      side[:summary].ledger = Summary::Ledger.new(parts: parts)
+    end
+  end
+
   private
 
   def compare_summary(memory_by_config, rps: nil)

@@ -156,21 +156,77 @@ class StatisticsTest < Minitest::Test
 
   def test_spearman_of_a_monotone_but_curved_relation_is_one
     xs = (1..10).to_a
-    rho, (low, high) = Statistics.spearman(xs, xs.map { |x| x**3 })
+    ranked = Statistics.spearman(xs, xs.map { |x| x**3 })
 
-    assert_in_delta 1.0, rho
-    assert_operator low, :>, 0.9
-    assert_operator high, :<=, 1.0
+    assert_in_delta 1.0, ranked.rho
+    assert_operator ranked.ci[0], :>, 0.3
+    assert_in_delta 1.0, ranked.ci[1]
   end
 
   def test_spearman_shares_ranks_among_ties_and_gives_an_interval_around_zero_for_noise
     assert_equal [3.5, 1.0, 3.5, 2.0], Statistics.ranks([3, 1, 3, 2])
     random = Random.new(7)
-    _, (low, high) = Statistics.spearman((1..30).to_a, Array.new(30) { random.rand })
+    low, high = Statistics.spearman((1..30).to_a, Array.new(30) { random.rand }).ci
 
     assert_operator low, :<, 0
     assert_operator high, :>, 0
     assert_nil Statistics.spearman([1, 2, 3], [1, 2, 3]), "below 4 pairs"
     assert_nil Statistics.spearman([1, 2, 3, 4], [5, 5, 5, 5]), "no spread"
+  end
+
+  # 4 points ranked perfectly: 1 ordering in 24 does that, and 1 the reverse (p = 1/24 one-sided, 1/12 two-sided):
+  # not beyond chance at 5%, so the interval holds zero. Fisher's z said 1.00 … 1.00.
+  def test_spearman_at_four_points_a_perfect_ranking_is_not_resolved
+    ranked = Statistics.spearman([1, 2, 3, 4], [10, 20, 30, 40])
+
+    assert_in_delta 1.0, ranked.rho
+    assert_in_delta 2.0 / 24, ranked.p_value, 1e-12
+    assert_in_delta 0.0, ranked.ci[0], 1e-9, "rho minus 1.0: chance reaches |rho| = 1 in 2 of 24 orderings"
+    assert_in_delta 1.0, ranked.ci[1]
+    assert_operator ranked.ci[1] - ranked.ci[0], :>, 0.5, "never of zero width"
+    assert_match(/exact/, ranked.method)
+  end
+
+  # 5 points: a perfect ranking is 2 orderings of 120 (p = 1/60), resolved; rho = 0.9 is 10 of 120 (p = 1/12),
+  # not. The band is 0.9, the largest |rho| chance reaches more than 5% of the time.
+  def test_spearman_at_five_points_a_perfect_ranking_is_resolved_and_one_swap_is_not
+    perfect = Statistics.spearman([1, 2, 3, 4, 5], [1, 2, 3, 4, 5])
+    one_swap = Statistics.spearman([1, 2, 3, 4, 5], [2, 1, 3, 4, 5])
+    falling = Statistics.spearman([1, 2, 3, 4, 5], [5, 4, 3, 2, 1])
+
+    assert_in_delta 1.0 / 60, perfect.p_value, 1e-12
+    assert_in_delta 0.1, perfect.ci[0], 1e-9
+    assert_in_delta 0.9, one_swap.rho, 1e-12
+    assert_in_delta 10.0 / 120, one_swap.p_value, 1e-12
+    assert_in_delta 0.0, one_swap.ci[0], 1e-9
+    assert_in_delta(-0.1, falling.ci[1], 1e-9)
+  end
+
+  # 10 points, exactly enumerated (3,628,800 orderings): |rho| >= 0.648 has p = 0.04898, |rho| >= 0.636 has
+  # p = 0.05443 (the published critical value for n = 10 at 5% two-sided is 0.648).
+  def test_spearman_at_ten_points_matches_the_exact_critical_value
+    xs = (1..10).to_a
+    at_critical = Statistics.spearman(xs, [2, 3, 5, 6, 1, 9, 4, 10, 8, 7])
+    below = Statistics.spearman(xs, [4, 1, 2, 8, 3, 9, 6, 5, 10, 7])
+
+    assert_in_delta 642.0 / 990, at_critical.rho, 1e-9 # sum of squared rank differences 58
+    assert_in_delta 0.04897872574955908, at_critical.p_value, 1e-12
+    assert_operator at_critical.ci[0], :>, 0
+    assert_in_delta 630.0 / 990, below.rho, 1e-9 # 60
+    assert_in_delta 0.05443066578483245, below.p_value, 1e-12
+    assert_operator below.ci[0], :<=, 0
+    assert_in_delta 2.0 / 3_628_800, Statistics.spearman(xs, xs).p_value, 1e-15
+  end
+
+  # Beyond 10 points the null is drawn: it agrees with the exact one where both apply (published 0.362 at n = 30).
+  def test_spearman_beyond_ten_points_draws_its_null_deterministically
+    random = Random.new(9)
+    xs = (1..30).to_a
+    ys = xs.map { |x| x + (random.rand * 25) }
+    first = Statistics.spearman(xs, ys)
+
+    assert_match(/random permutations/, first.method)
+    assert_equal first, Statistics.spearman(xs, ys)
+    assert_in_delta 0.362, first.rho - first.ci[0], 0.02
   end
 end

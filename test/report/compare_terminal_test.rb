@@ -116,6 +116,24 @@ class CompareTerminalTest < Minitest::Test
     refute_match(/ +$/, render)
   end
 
+  # Each configuration's ledger beside its saving: which part shrank.
+  def test_the_ledger_of_each_configuration_is_shown_beside_its_saving
+    summary = compare_summary("compare_summary.json") do |hash|
+      findings(hash)
+      hash["configs"][0]["ledger_kb"] = { "ruby live objects" => 10_240, "malloc in use" => 40_960,
+                                          "malloc held free" => 40_960, "unexplained" => 5120 }
+      hash["configs"][1]["ledger_kb"] = { "ruby live objects" => 10_240, "malloc in use" => 40_960,
+                                          "malloc held free" => 10_240, "unexplained" => 5120 }
+    end
+    text = render_summary(summary)
+
+    assert_includes text, "  Where the memory is (memory ledger, MiB, median of repeats):\n"
+    assert_match(/^  glibc         ruby live 10\.0 · malloc 40\.0 · malloc free 40\.0 · unexplained 5\.0$/, text)
+    assert_match(/^  glibc-arena2  ruby live 10\.0 · malloc 40\.0 · malloc free 10\.0 · unexplained 5\.0  /, text)
+    assert_match(/^  glibc-arena2  .*\(steady memory -31\.0%\)$/, text)
+    refute_includes render, "Where the memory is", "no ledger, no section"
+  end
+
   private
 
   # The stored comparison as a current summary reads, its findings given (every non-significant interval here

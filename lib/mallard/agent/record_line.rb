@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "json_text"
+
 module Mallard
   module Agent
     # Writes one interval's record as a JSON line into a String that lives as long as the recorder.
@@ -12,9 +14,7 @@ module Mallard
     # Here only the one long-lived String and the caller's long-lived buffers are held; each number's text is
     # garbage as soon as it is appended.
     #
-    # Nor does it load the json library, which the app may not have loaded: json adds its generator's methods to
-    # Object, String, Hash, Array and the numbers, and with it loaded the demo app ran 2.0% more instructions per
-    # request (callgrind, 2,000 requests each way; bench/README.md, "Agent overhead").
+    # Nor does it load the json library (JsonText says why).
     class RecordLine
       # The per-unit columns: a web app's requests (queue_ms: the wait before the app got one, from the
       # X-Request-Start its client sent), or a job worker's jobs (JobMiddleware).
@@ -37,7 +37,7 @@ module Mallard
         @line.clear
         @line << '{"kind":"agent","t":' << time.round(6).to_s << ',"pid":' << pid.to_s
         @line << ',"gc":'
-        gc_object(gc_stat)
+        JsonText.object(@line, gc_stat)
         @line << ',"requests":' << requests.to_s
         job_counts(*jobs) if jobs
         columns(samples, count)
@@ -46,17 +46,6 @@ module Mallard
       end
 
       private
-
-      # GC.stat's figures (GcSnapshot): symbol keys, integer values or nil. Hash#each with two block parameters
-      # yields without making a pair array for each key.
-      def gc_object(gc_stat)
-        @line << "{"
-        gc_stat.each do |key, value|
-          @line << '"' << key.name << '":' << (value.nil? ? "null" : value.to_s) << ","
-        end
-        @line.chomp!(",")
-        @line << "}"
-      end
 
       def job_counts(busy, failed)
         @line << ',"busy":' << busy.to_s << ',"jobs_failed":' << failed.to_s

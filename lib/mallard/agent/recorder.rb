@@ -25,9 +25,11 @@ module Mallard
       # gc_timeline: a GcTimeline or GcProfilerTimeline, whose "gc" line follows each interval's record when there were
       # GCs.
       # jobs: a job worker's recorder, whose units are jobs (JobMiddleware) and whose lines say how many run.
+      # ledger: a Ledger, whose "ledger" line follows a record when its coarser interval is due.
       def initialize(path:, interval: 0.5, origin: Process.clock_gettime(Process::CLOCK_MONOTONIC),
-                     sample_cap: SAMPLE_CAP, owner: nil, gc_timeline: nil, jobs: false)
+                     sample_cap: SAMPLE_CAP, owner: nil, gc_timeline: nil, jobs: false, ledger: nil)
         @path = path
+        @ledger = ledger
         @jobs = jobs
         @owner = owner
         @gc_timeline = gc_timeline
@@ -97,6 +99,7 @@ module Mallard
         @thread = nil
         reset
         @gc_timeline&.after_fork
+        @ledger&.after_fork
         start if was_running
       end
 
@@ -136,6 +139,8 @@ module Mallard
         append(take)
         gc_line = take_gc
         append(gc_line) if gc_line
+        ledger_line = @ledger&.take(Process.clock_gettime(Process::CLOCK_MONOTONIC), requests: @requests)
+        append(ledger_line) if ledger_line
         true
       rescue StandardError => e
         warn_once(e)

@@ -48,9 +48,18 @@ module Mallard
           rps: estimate(own[:rps]), latency_ms: latency(runs, own), cpu_ms_per_request: estimate(own[:cpu]) }
       end
 
-      # Memory's and the live set's, run by run.
+      # Memory's and the live set's, run by run; and the ledger's parts, each the median over the runs that have it.
       def verdicts(runs)
-        { verdicts: runs.map(&:verdict), live_set_verdicts: runs.map(&:live_set_verdict) }
+        { verdicts: runs.map(&:verdict), live_set_verdicts: runs.map(&:live_set_verdict), ledger_kb: ledger(runs) }
+      end
+
+      def ledger(runs)
+        ledgers = runs.filter_map(&:ledger_kb)
+        return if ledgers.empty?
+
+        ledgers.flat_map(&:keys).uniq.to_h do |name|
+          [name, Statistics.median(ledgers.filter_map { |parts| parts[name] })&.round]
+        end
       end
 
       def latency(runs, own)
@@ -87,8 +96,8 @@ module Mallard
         runs.map { |run| run[key] }.grep(Numeric)
       end
 
-      private_class_method :front, :config, :estimates, :verdicts, :latency, :errors, :versus, :estimate, :series,
-                           :column
+      private_class_method :ledger, :front, :config, :estimates, :verdicts, :latency, :errors, :versus, :estimate,
+                           :series, :column
     end
   end
 end

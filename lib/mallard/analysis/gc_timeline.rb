@@ -31,7 +31,7 @@ module Mallard
         time_ms = base.time_ms || (events.map(&:pause_ms).grep(Numeric).sum.round(1) if events.any?)
         shares = { wall_share: base.share_of_wall, cpu_share: cpu_share(run, time_ms), settings: settings }
         dropped = measured(run, run.gc_drops).sum(&:count)
-        Summary::Gc.from_h(base.to_h.merge(counts(base, events), shares, per_gc(events, dropped)))
+        Summary::Gc.from_h(base.to_h.merge(counts(base, events), shares, per_gc(run, events, dropped)))
       end
 
       # A server's GC events (or drops) from its first agent record on, as GcFigures counts GCs; a script's from its
@@ -51,7 +51,7 @@ module Mallard
         { runs: events.size, minor: events.size - major, major: major }
       end
 
-      def per_gc(events, dropped)
+      def per_gc(run, events, dropped)
         if events.empty?
           return { source: "GC.stat at each agent interval", note: NO_EVENTS, pause_ms: {},
                    dropped: (dropped if dropped.positive?),
@@ -62,7 +62,7 @@ module Mallard
         majors, minors = events.partition { |event| major?(event) }
         { source: "the agent's GC events", major_by: tally(majors, &:major_by), minor_by: tally(minors, &:gc_by),
           pause_ms: pause_figures(pauses), dropped: dropped,
-          major_time_vs_live_set: major_time_vs_live_set(majors) }
+          major_time_vs_live_set: major_time_vs_live_set(run, majors) }
       end
 
       def pause_figures(pauses)
@@ -93,18 +93,34 @@ module Mallard
         span.size < 2 ? nil : span.last.cpu_s - span.first.cpu_s
       end
 
-      # Spearman's rho of each major GC's pause against the live slots after it, and the fitted slope.
-      def major_time_vs_live_set(majors)
-        pairs = majors.filter_map { |event| [event.heap_live_slots, event.pause_ms] if event.heap_live_slots }
-        rho, ci = Statistics.spearman(pairs.map(&:first), pairs.map(&:last))
-        return unmeasured(pairs.size) unless rho
+      # Spearman's rho of each major GC's pause against the live slots after it, and the fitted slope, over the
+      # major GCs after warm-up: a server's from the start of the load (every app's live set grows while it boots,
+      # and its boot-time majors would rank perfectly), a script's all. A cause is named only when the interval,
+      # from rho's permutation distribution, excludes zero.
+      def major_time_vs_live_set(run, majors)
+        judged = after_warmup(run, majors)
+        pairs = judged.map { |event| [event.heap_live_slots, event.pause_ms] }.select(&:all?)
+        ranked = Statistics.spearman(pairs.map(&:first), pairs.map(&:last))
+        return unmeasured(pairs.size, majors.size - judged.size) unless ranked
 
-        fit = Statistics.linear_fit(pairs.map(&:first), pairs.map(&:last))
-        finding = finding(ci)
-        Summary::Correlation.new(spearman: rho.round(3), ci: ci.map { |bound| bound.round(3) },
+        correlation(ranked, Statistics.linear_fit(pairs.map(&:first), pairs.map(&:last)), majors.size - judged.size)
+      end
+
+      def after_warmup(run, majors)
+        return majors if run.script?
+
+        window = run.phases.load_window
+        majors.select { |event| window.cover?(event.t) }
+      end
+
+      def correlation(ranked, fit, before_load)
+        finding = finding(ranked.ci)
+        Summary::Correlation.new(spearman: ranked.rho.round(3), ci: ranked.ci.map { |bound| bound.round(3) },
+                                 p_value: ranked.p_value.round(6), method: ranked.method,
                                  slope_ms_per_100k_slots: (fit.slope * PER_SLOTS).round(4),
                                  slope_ci: fit.slope_ci.map { |bound| (bound * PER_SLOTS).round(4) },
-                                 majors: pairs.size, finding: finding, sentence: sentence(finding, rho, ci))
+                                 majors: ranked.n, before_load: before_load, finding: finding,
+                                 sentence: sentence(finding, ranked))
       end
 
       def finding(interval)
@@ -115,25 +131,29 @@ module Mallard
         "no_relation"
       end
 
-      def sentence(finding, rho, interval)
-        figures = format("(Spearman %.2f, 95%% CI %.2f … %.2f)", rho, *interval)
+      def sentence(finding, ranked)
+        figures = format("(Spearman %<rho>.2f over %<n>d major GCs, 95%% CI %<low>.2f … %<high>.2f, p = %<p>.2g)",
+                         rho: ranked.rho, n: ranked.n, low: ranked.ci[0], high: ranked.ci[1], p: ranked.p_value)
         case finding
         when "rising" then "each major GC takes longer as the live set grows #{figures}: something retains objects"
         when "falling" then "major GCs get shorter as the live set grows #{figures}: pauses follow something else"
-        else "major-GC time does not follow the live set #{figures}"
+        else "major-GC time does not follow the live set, or too few major GCs to tell #{figures}"
         end
       end
 
-      def unmeasured(majors)
-        Summary::Correlation.new(majors: majors, finding: "unmeasured",
+      def unmeasured(majors, before_load)
+        before = before_load.positive? ? "; #{before_load} before the load started are left out" : ""
+        Summary::Correlation.new(majors: majors, before_load: before_load, finding: "unmeasured",
                                  sentence: "major-GC time against the live set needs at least 4 major GCs with " \
-                                           "per-GC events, and a live set that moved (#{majors} here)")
+                                           "per-GC events after warm-up, and a live set that moved " \
+                                           "(#{majors} here#{before})")
       end
 
       def major?(event) = [1, true].include?(event.major)
 
       private_class_method :measured, :counts, :per_gc, :pause_figures, :tally, :cpu_share, :cpu_seconds,
-                           :major_time_vs_live_set, :finding, :sentence, :unmeasured, :major?
+                           :major_time_vs_live_set, :after_warmup, :correlation, :finding, :sentence, :unmeasured,
+                           :major?
     end
   end
 end

@@ -9,11 +9,16 @@ module Mallard
     # done. Memory can grow while the live set stays flat (the allocator keeps freed pages), and the live set can
     # grow while memory has not shown it yet: telling the two apart says where to look.
     #
-    # The best reading is heap_live_slots right after a major GC, when everything unreachable has just been
-    # freed: the agent's per-GC events carry it. Without them (the per-GC timeline off), GC.stat at each
-    # interval is all there is, and there heap_live_slots counts the young garbage of the moment too: old objects,
-    # which survived several GCs, stand in for the live set. Levels are summed over the processes: each process's
-    # latest reading, at each reading of any.
+    # The reading is heap_live_slots right after a major GC, when everything unreachable has just been freed: the
+    # agent's per-GC events carry it. A run with fewer than LeakVerdict::MIN_SAMPLES major GCs in the span judged
+    # (a short batch script, a server whose majors all ran while it booted) is judged on the live slots after
+    # every GC, and says so: the per-GC events are samples too (a 1 s script runs hundreds of minor GCs). After a
+    # minor GC the count also holds old objects no major GC has collected yet, an upper bound on the live set: its
+    # plateau decides, its growth does not (it may be garbage awaiting the next major GC). Without events (the
+    # per-GC timeline off), GC.stat at each interval is all there is, and there heap_live_slots counts the young
+    # garbage of the moment too: old objects, which survived several GCs, stand in for the live set (on Rails
+    # they saw-tooth by ±15k slots as objects are promoted and dropped, so they decide slowly). Levels are summed
+    # over the processes: each process's latest reading, at each reading of any.
     #
     # The verdict is LeakVerdict's rule (batch means, t interval, growth beyond a tolerance) on slots, with
     # min tolerance MIN_TOLERANCE_SLOTS, against requests for a server and seconds for a script.
@@ -26,6 +31,7 @@ module Mallard
       MIN_TOLERANCE_SLOTS = 1000
       PER_REQUESTS = 1000
       AFTER_MAJOR = "heap_live_slots after each major GC"
+      AFTER_EVERY_GC = "heap_live_slots after every GC (minor GCs included)"
       OLD_OBJECTS = "old objects at each agent interval (old objects, which survived several GCs, stand in for " \
                     "the live set)"
 
@@ -34,22 +40,13 @@ module Mallard
       # @param run [Run::SoakRun]
       # @param from_t [Float, nil] the start of the span judged (a server's steady window); nil: the whole run
       # @return [Summary::LiveSet, nil] nil when nothing measured the heap (no agent inside the subject)
-      #
-      # Both measures are judged when the run has both, and a decided one wins unless the other decided the
-      # opposite: the readings after major GCs are the cleaner (a bounded app's live set sat within ±200 of 58,600
-      # slots over 25 majors while its old objects at each interval wandered enough to leave it undecided), but a
-      # run with few major GCs has too few of them for any power (9 majors are 3 batches, 1 df: a leaky app
-      # came out undecided there and growing on its 40 interval readings).
       def call(run, from_t: nil)
-        judged = measures(run).filter_map do |points, measure|
-          judge(run, judged_points(run, points, from_t), measure) unless points.empty?
-        end
-        return if judged.empty?
+        majors, every, old = measures(run).map { |points, _| judged_points(run, points, from_t) }
+        return judge(run, majors, AFTER_MAJOR) if majors.size >= LeakVerdict::MIN_SAMPLES
+        return few_majors(judge(run, every, AFTER_EVERY_GC), majors) unless every.empty?
+        return judge(run, old, OLD_OBJECTS) unless old.empty?
 
-        decided = judged.reject { |live_set| live_set.verdict == "inconclusive" }
-        return judged.max_by(&:samples) if decided.empty? || decided.map(&:verdict).uniq.size > 1
-
-        decided.first
+        judge(run, majors, AFTER_MAJOR) unless majors.empty?
       end
 
       def judge(run, points, measure)
@@ -62,6 +59,21 @@ module Mallard
                              start: points.first&.slots, end: points.last&.slots)
       end
 
+      # Judged on every GC for want of major GCs: said, and growth there called growing only when the major GCs
+      # that did run grew beyond the tolerance too (else it may be garbage awaiting the next major GC).
+      def few_majors(live_set, majors)
+        live_set.note = "only #{majors.size} major GC#{"s" unless majors.size == 1} in the span judged, too few " \
+                        "to judge on; after a minor GC the live slots count old objects not yet collected too"
+        return live_set unless live_set.verdict == "growing"
+        return live_set if majors.size >= 2 && majors.last.slots - majors.first.slots > live_set.tolerance
+
+        live_set.note += "; they grew, and the major GCs did not confirm it (it may be garbage awaiting a major " \
+                         "GC): a longer run, with more major GCs, decides it"
+        live_set.verdict = "inconclusive"
+        live_set.needed = nil
+        live_set
+      end
+
       # The live set over the whole run by the measure named, or the first the run has.
       # @return [Array<Point>]
       def points(run, measure = nil)
@@ -72,9 +84,10 @@ module Mallard
       # The live set over the whole run, summed over processes, by each measure the run has, cleaner first.
       # @return [Array<Array(Array<Point>, String)>]
       def measures(run)
-        majors = Array(run.gc_events).select { |event| major?(event) && event.heap_live_slots }
+        events = Array(run.gc_events).select(&:heap_live_slots)
         records = run.agent.select { |record| record.gc&.fetch("old_objects", nil) }
-        [[summed(majors, &:heap_live_slots), AFTER_MAJOR],
+        [[summed(events.select { |event| major?(event) }, &:heap_live_slots), AFTER_MAJOR],
+         [summed(events, &:heap_live_slots), AFTER_EVERY_GC],
          [summed(settled(records)) { |record| record.gc["old_objects"] }, OLD_OBJECTS]]
       end
 
@@ -123,7 +136,7 @@ module Mallard
         [requests, "slots per 1,000 #{run.unit}", PER_REQUESTS]
       end
 
-      private_class_method :judge, :measures, :major?, :settled, :summed, :judged_points, :axis
+      private_class_method :judge, :few_majors, :measures, :major?, :settled, :summed, :judged_points, :axis
     end
   end
 end

@@ -71,8 +71,21 @@ module Mallard
         steady = STEADY_KEYS.key?(metric)
         row = steady ? batched(before[:steady], after[:steady], a, b) : change([a].grep(Numeric), [b].grep(Numeric))
         method = steady ? "Welch's t on the logs of each run's steady-window batch means" : "one figure per run"
-        { kind: "soak", metric: metric, method: method,
-          rows: judged([{ name: metric, a: a, b: b }.merge(row)], metric) }
+        rows = [{ name: metric, a: a, b: b }.merge(row), *ledger_rows(before[:summary], after[:summary], metric)]
+        { kind: "soak", metric: metric, method: method, rows: judged(rows, metric) }
+      end
+
+      # With a memory metric, each part of the memory ledger both runs read: which part moved. One figure per run
+      # (its last reading), so no interval, and never a --fail-over.
+      def ledger_rows(before, after, metric)
+        return [] unless metric.end_with?("_kb")
+
+        a_parts, b_parts = [before, after].map { |summary| ledger_parts(summary) }
+        (a_parts.keys & b_parts.keys).filter_map do |name|
+          a = a_parts[name]
+          b = b_parts[name]
+          { name: "ledger: #{name}", a: a, b: b }.merge(change([a].grep(Numeric), [b].grep(Numeric))) if a && b
+        end
       end
 
       # @param before [Summary::Compare] A
@@ -105,6 +118,8 @@ module Mallard
         { kind: "boot", metric: BOOT_METRIC, method: "Welch's t on the logs of the repeats' figures",
           rows: judged(rows, BOOT_METRIC), only_in_a: a_gems.keys - b_gems.keys, only_in_b: b_gems.keys - a_gems.keys }
       end
+
+      def ledger_parts(summary) = Array(summary&.ledger&.parts).to_h { |part| [part.name, part.kb] }
 
       def boot_gem_shown?(*gems)
         gems.any? { |gem| gem.rss_kb >= BOOT_GEM_FLOOR_KB }
@@ -189,8 +204,8 @@ module Mallard
                change, threshold_pct, more)
       end
 
-      private_class_method :boot_gem_shown?, :boot_row, :batched, :one_run_each, :too_few, :change, :judged, :measured,
-                           :column,
+      private_class_method :ledger_rows, :ledger_parts, :boot_gem_shown?, :boot_row, :batched, :one_run_each,
+                           :too_few, :change, :judged, :measured, :column,
                            :failure_reason
     end
   end

@@ -26,16 +26,23 @@ module Mallard
         steady = SteadyWindow.call(run)
         work = work(run)
         outcome = judged_outcome(run, **work)
-        live_set = LiveSet.call(run, from_t: steady.samples.first&.t)
-        verdict = verdict(run, steady, live_set) if outcome.status != "failed"
+        live_set, ledger = judged(run, steady)
+        verdict = verdict(run, steady, live_set, ledger) if outcome.status != "failed"
         Summary::Soak.new(
           schema_version: Run::Directory::SCHEMA_VERSION, kind: kind(run), **outcome.to_h,
           run_dir: Text.scrub(run.path), skipped_lines: run.skipped, target: run.target,
           allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), **work,
           app: app_figures(run, work[:load]), gc: gc(run), live_set: live_set,
           script: script_figures(run), validity: Validity.call(run), cpu_layout: run.meta.cpu_layout,
-          series: series(run, verdict, live_set)
+          series: series(run, verdict, live_set), **ledger.to_h.slice(:ledger, :headroom_kb)
         )
+      end
+
+      # The live set and the memory ledger (whose app-held growth the live set confirms), over the span the memory
+      # verdict judges.
+      def judged(run, steady)
+        live_set = LiveSet.call(run, from_t: steady.samples.first&.t)
+        [live_set, Ledger.call(run, from_t: steady.samples.first&.t, live_set: live_set&.verdict)]
       end
 
       # What was served, and what each unit of it cost the subject in CPU time.
@@ -81,13 +88,14 @@ module Mallard
 
       # Two parts: memory (none for a script, which has no steady state) and the live set, and what they say
       # together. nil when neither was judged.
-      def verdict(run, steady, live_set)
+      def verdict(run, steady, live_set, ledger)
         memory = memory_verdict(run, steady)
         return unless memory || live_set
 
         overall, conclusion = VerdictConclusion.call(memory: memory&.memory, live_set: live_set&.verdict)
 
-        Summary::Verdict.new(**memory.to_h, live_set: live_set&.verdict, overall: overall, conclusion: conclusion)
+        Summary::Verdict.new(**memory.to_h, live_set: live_set&.verdict, overall: overall, conclusion: conclusion,
+                                            app_held: ledger&.app_held, allocator_held: ledger&.allocator_held)
       end
 
       def memory_verdict(run, steady)
@@ -133,7 +141,8 @@ module Mallard
       end
 
       private_class_method :app_figures
-      private_class_method :work, :judged_outcome, :failed_share, :series, :verdict, :memory_verdict, :kind, :gc,
+      private_class_method :judged, :work, :judged_outcome, :failed_share, :series, :verdict, :memory_verdict, :kind,
+                           :gc,
                            :memory,
                            :per_process, :script_figures
     end

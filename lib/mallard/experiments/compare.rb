@@ -195,7 +195,7 @@ module Mallard
           processes: memory.processes, rps: rate, p50_ms: latency&.p50, p99_ms: latency&.p99,
           errors: errors, run_dir: summary.run_dir, verdict: summary.verdict&.memory,
           live_set_verdict: summary.verdict&.live_set, problems: summary.validity&.problems || [],
-          cpu_ms_per_request: cpu
+          cpu_ms_per_request: cpu, ledger_kb: summary.ledger&.parts&.to_h { |part| [part.name, part.kb] }
         )
       end
 

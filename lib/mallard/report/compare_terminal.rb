@@ -38,7 +38,9 @@ module Mallard
         io.puts "  #{metric_name} per configuration, median of repeats with 95% intervals; " \
                 "changes against #{Text.printable(@summary.baseline)}"
         io.puts
-        (table + not_counted).each { |line| io.puts line.empty? ? "" : "  #{line}" }
+        (table + not_counted + CompareLedgerLines.new(@summary.configs).lines).each do |line|
+          io.puts line.empty? ? "" : "  #{line}"
+        end
       end
 
       def metric_name

@@ -20,7 +20,7 @@ module Mallard
       def live_set
         return [] unless @live_set
 
-        [live_set_verdict, @color.dim("judged on #{@live_set.measure}"),
+        [live_set_verdict, @color.dim(["judged on #{@live_set.measure}", @live_set.note].compact.join(": ")),
          sparkline(@series.live_set, "live set")].compact
       end
 

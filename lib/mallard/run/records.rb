@@ -59,9 +59,17 @@ module Mallard
     # queues drained after it, in how long, with how many jobs left.
     WorkloadEnding = Value.define(:path, :exit, :drained, :drain_s, :left)
 
+    # One process's memory ledger, read inside it every few seconds (Agent::Ledger): RSS and its file-backed
+    # part, live Ruby slots' bytes and all Ruby heap pages', malloc in use beyond Ruby's pages (nil where the
+    # allocator gives no reading, malloc_note says why), the allocator (source) and its own statistics in bytes
+    # by their own names (malloc), YJIT's code region (nil: YJIT off), threads, and the reading's own CPU cost.
+    # All in KiB but malloc; requests: the process's work so far.
+    LedgerRecord = Value.define(:t, :pid, :requests, :rss_kb, :file_kb, :ruby_live_kb, :ruby_pages_kb,
+                                :malloc_in_use_kb, :allocator, :malloc_note, :malloc, :yjit_kb, :threads, :cost_ms)
+
     # Which model class each record kind becomes.
     RECORD_KINDS = { "total" => TotalSample, "memory" => ProcessSample, "agent" => AgentRecord,
-                     "jobs" => JobsSample }.freeze
+                     "jobs" => JobsSample, "ledger" => LedgerRecord }.freeze
 
     # @param hash [Hash] a "gc" line
     # @return [Array<GcEvent>]

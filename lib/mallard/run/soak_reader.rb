@@ -18,10 +18,8 @@ module Mallard
         agent = JsonLines.read(directory.file("agent.jsonl"))
         records = records(samples.records + agent.records)
         meta = Meta.from_h(directory.read_json("meta.json")) || Meta.new
-        SoakRun.new(path: directory.path, meta: meta,
-                    totals: records["total"], processes: records["memory"], agent: records["agent"],
-                    gc_events: records["gc"], gc_drops: records["gc_drop"], load: load_result(directory),
-                    jobs: records["jobs"], workload: WorkloadEnding.from_h(directory.read_json("workload.json")),
+        SoakRun.new(path: directory.path, meta: meta, **by_member(records), load: load_result(directory),
+                    workload: WorkloadEnding.from_h(directory.read_json("workload.json")),
                     summary: Summary::Soak.from_h(directory.read_json(summary_file(meta.command))),
                     skipped: samples.skipped + agent.skipped)
       end
@@ -39,6 +37,12 @@ module Mallard
           end
         end
         by_kind.transform_values { |values| values.compact.sort_by(&:t) }.tap { |sorted| sorted.default = [] }
+      end
+
+      # SoakRun's members by the record kinds they hold.
+      def by_member(records)
+        { totals: records["total"], processes: records["memory"], agent: records["agent"], gc_events: records["gc"],
+          gc_drops: records["gc_drop"], jobs: records["jobs"], ledger: records["ledger"] }
       end
 
       def load_result(directory)

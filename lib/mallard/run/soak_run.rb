@@ -10,14 +10,16 @@ module Mallard
     # agent's records, in time order; gc_events: every GC the agent's per-GC timeline saw, in time order;
     # gc_drops: the GCs it lost, when (Run::GcDrop); load: the load tool's result (nil for a script or a run killed
     # before load ended); jobs: a job worker's queues at each tick; workload: how a job worker's workload ended
-    # (nil otherwise); summary: the stored summary.json, nil when the run never wrote one; skipped: damaged lines.
+    # (nil otherwise); summary: the stored summary.json, nil when the run never wrote one; skipped: damaged lines;
+    # ledger: each process's memory ledger every few seconds (Run::LedgerRecord), in time order.
     SoakRun = Struct.new(:path, :meta, :totals, :processes, :agent, :gc_events, :gc_drops, :load, :jobs, :workload,
-                         :summary, :skipped, keyword_init: true) do
+                         :summary, :skipped, :ledger, keyword_init: true) do
       def phases = meta.phases || Phases.new
       def target = meta.target || TargetInfo.new
       def script? = target.kind == "script"
       def jobs? = target.jobs?
       def jobs = self[:jobs] || []
+      def ledger = self[:ledger] || []
 
       # What the subject's work is counted in: the agent's count and every slope's x axis.
       def unit = jobs? ? "jobs" : "requests"

@@ -9,9 +9,11 @@ module Mallard
     # What a comparison keeps of one of its soaks; the full summary stays in the soak's own directory.
     # problems: why the run is no measurement (empty when it counts). verdict: memory's; live_set_verdict: the
     # live set's (Summary::LiveSet).
-    # cpu_ms_per_request: the subject's CPU time per unit of work (a job worker's per job).
+    # cpu_ms_per_request: the subject's CPU time per unit of work (a job worker's per job). ledger_kb: the memory
+    # ledger's parts at the run's last reading, KiB by part name (nil without a ledger).
     RunFigures = Value.define(:steady_rss_kb, :steady_pss_kb, :peak_rss_kb, :processes, :rps, :p50_ms, :p99_ms,
-                              :errors, :run_dir, :verdict, :problems, :live_set_verdict, :cpu_ms_per_request)
+                              :errors, :run_dir, :verdict, :problems, :live_set_verdict, :cpu_ms_per_request,
+                              :ledger_kb)
 
     class RunFigures
       def valid? = Array(problems).empty?
@@ -33,9 +35,11 @@ module Mallard
     Latency = Value.define(p50: Estimate, p99: Estimate)
 
     # A configuration's row of the table. steady_rss_kb holds the comparison's metric (summed PSS when runs
-    # had several processes); verdicts the memory verdict of each counted run, live_set_verdicts its live set's.
+    # had several processes); verdicts the memory verdict of each counted run, live_set_verdicts its live set's;
+    # ledger_kb: the memory ledger's parts, each the median over the counted runs, KiB by part name (nil: no run
+    # had a ledger), so the table shows which part a configuration shrank.
     Config = Value.define(:name, :available, :verified, :failed, :repeats, :errors, :unavailable_reason,
-                          :output_tail, :verdicts, :invalid_runs, :live_set_verdicts, :deploy_effort,
+                          :output_tail, :verdicts, :invalid_runs, :live_set_verdicts, :deploy_effort, :ledger_kb,
                           steady_rss_kb: Estimate, peak_rss_kb: Estimate, rps: Estimate, latency_ms: Latency,
                           cpu_ms_per_request: Estimate, vs_baseline: Versus)
 

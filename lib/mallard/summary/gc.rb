@@ -9,9 +9,12 @@ module Mallard
     GcSetting = Value.define(:name, :value, :ignored)
 
     # Whether each major GC takes longer as the live set grows: Spearman's rho of major-GC pause against the live
-    # slots after it, with its 95% interval, and the fitted slope in ms per 100,000 live slots with its interval.
-    # finding: "rising", "falling", "no_relation" or "unmeasured"; sentence says it in words (or why not).
-    Correlation = Value.define(:spearman, :ci, :slope_ms_per_100k_slots, :slope_ci, :majors, :finding, :sentence)
+    # slots after it over the major GCs after warm-up (majors; before_load: those left out), with its 95% interval
+    # and two-sided p_value from rho's permutation distribution (method says exact or drawn), and the fitted slope
+    # in ms per 100,000 live slots with its interval. finding: "rising" or "falling" only when the interval excludes
+    # zero, else "no_relation"; "unmeasured" below 4 majors; sentence says it in words (or why not).
+    Correlation = Value.define(:spearman, :ci, :p_value, :method, :slope_ms_per_100k_slots, :slope_ci, :majors,
+                               :before_load, :finding, :sentence)
 
     # GC activity over the measured span, summed over the subject's processes. count .. heap_allocated_pages
     # come from GC.stat at each agent interval; runs, minor, major, pause_ms, major_by and minor_by from the
@@ -42,8 +45,9 @@ module Mallard
     # The live set — the Ruby objects still reachable — judged like memory (Analysis::LeakVerdict's rule, in
     # slots): its slope per `per` units of work (1,000 requests, or 1 second for a script) with a 95% interval,
     # the tolerance in slots, and the work that would decide an inconclusive one (needed). measure says what was
-    # judged: heap_live_slots after each major GC, or old objects at each agent interval without GC events.
+    # judged: heap_live_slots after each major GC; after every GC when too few majors ran (note says so); or old
+    # objects at each agent interval without GC events.
     LiveSet = Value.define(:verdict, :slope, :ci, :unit, :samples, :observed, :tolerance, :needed, :method,
-                           :measure, :start, :end)
+                           :measure, :start, :end, :note)
   end
 end

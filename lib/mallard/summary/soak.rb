@@ -5,6 +5,7 @@ require_relative "../run/meta"
 require_relative "figures"
 require_relative "soak_series"
 require_relative "gc"
+require_relative "ledger"
 require_relative "../analysis/memory_metric"
 
 module Mallard
@@ -13,10 +14,13 @@ module Mallard
     # no steady state), with what it was computed on, and live_set (the same rule on the live Ruby heap, see
     # LiveSet); overall is the run's one word and conclusion the sentence joining the two.
     # For a job worker the x axis is jobs: the slope is slope_kb_per_1k_jobs (slope_kb_per_1k_requests stays
-    # nil), and requests_observed and requests_needed count jobs; unit says which.
+    # nil), and requests_observed and requests_needed count jobs; unit says which. app_held and allocator_held:
+    # the memory ledger's words for what the app holds (Ruby live objects, malloc in use) and what the allocator
+    # holds free (Analysis::Ledger), nil without a ledger.
     Verdict = Value.define(:memory, :slope_kb_per_1k_requests, :slope_kb_per_1k_jobs, :ci, :samples,
                            :requests_observed, :tolerance_kb, :requests_needed, :method, :metric, :requests_source,
-                           :warmup_samples, :warmup_end_s, :unit, :live_set, :overall, :conclusion)
+                           :warmup_samples, :warmup_end_s, :unit, :live_set, :overall, :conclusion, :app_held,
+                           :allocator_held)
 
     class Verdict
       # Units of work: "requests", or "jobs" for a job worker.
@@ -75,11 +79,12 @@ module Mallard
     end
 
     # One soak: how it ended, the verdict, every figure and every series the views show.
-    Soak = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :skipped_lines,
+    # headroom_kb: what the allocator holds free at the end (Analysis::Ledger), the most an allocator change can win.
+    Soak = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :skipped_lines, :headroom_kb,
                         target: Run::TargetInfo, allocator: Run::AllocatorInfo, verdict: Verdict, memory: Memory,
                         load: Load, jobs: Jobs, app: App, gc: Gc, live_set: LiveSet, script: Script,
                         validity: Validity, cpu_layout: Cpus::Layout,
-                        series: SoakSeries)
+                        series: SoakSeries, ledger: Ledger)
 
     class Soak
       # A summary of schema 1 named its memory metric only in its verdict.

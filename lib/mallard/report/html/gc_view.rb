@@ -46,7 +46,8 @@ module Mallard
 
           slope = @live_set.slope && format("%+.0f %s (95%% CI %+.0f … %+.0f; tolerance %s slots)", @live_set.slope,
                                             @live_set.unit, *@live_set.ci, count(@live_set.tolerance.round))
-          [["Live set", [@live_set.verdict, slope].compact.join(" · ")], ["Live set judged on", @live_set.measure]]
+          [["Live set", [@live_set.verdict, slope].compact.join(" · ")],
+           ["Live set judged on", [@live_set.measure, @live_set.note].compact.join(": ")]]
         end
 
         def pauses

@@ -1,0 +1,82 @@
+# frozen_string_literal: true
+
+require_relative "json_text"
+require_relative "malloc_stats"
+require_relative "boot_reading"
+
+module Mallard
+  module Agent
+    # The parts of this process's RSS, read from inside at a coarse interval for the memory ledger
+    # (Analysis::Ledger): RSS and its file-backed part (statm), bytes in live Ruby slots and in all Ruby heap pages,
+    # malloc in use beyond Ruby's heap pages (BootReading's rules, so boot and soak split alike), the allocator's
+    # own statistics as it names them (mallinfo2's fordblks, jemalloc's stats.resident, ...; the analysis turns
+    # them into what the allocator holds free), YJIT's code region where YJIT runs, and the thread count.
+    #
+    # Cost: glibc's mallinfo2 walks every free chunk, milliseconds on a fragmented heap, so a reading is taken at
+    # most every `interval` seconds (DEFAULT_INTERVAL, or MALLARD_LEDGER_INTERVAL), never per request, and each
+    # line says what its reading cost (cost_ms, CPU time of this thread) so the run shows the ledger's own price.
+    class Ledger
+      DEFAULT_INTERVAL = 2.0
+
+      # @param origin [Float] the CLOCK_MONOTONIC value the run's t counts from
+      # @param interval [Float] seconds between readings, at least
+      def initialize(origin:, interval: DEFAULT_INTERVAL)
+        @origin = origin
+        @interval = interval
+        @next = 0.0
+        @page_bytes = GC::INTERNAL_CONSTANTS[:HEAP_PAGE_SIZE].to_i
+      end
+
+      # @param env [Hash] MALLARD_LEDGER_INTERVAL: seconds, or "off"
+      # @return [Ledger, nil] nil when switched off
+      def self.from_env(env, origin:)
+        wanted = env["MALLARD_LEDGER_INTERVAL"]
+        return if wanted == "off"
+
+        interval = Float(wanted, exception: false)
+        new(origin: origin, interval: interval&.positive? ? interval : DEFAULT_INTERVAL)
+      end
+
+      # A forked child reads its own memory, from the start.
+      def after_fork
+        @reading = nil
+        @next = 0.0
+      end
+
+      # The reading as a JSON line when one is due at `now` (CLOCK_MONOTONIC), else nil.
+      # @param requests [Integer] the process's units of work so far
+      def take(now, requests:)
+        return if now < @next
+
+        @next = now + @interval
+        started = Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID)
+        fields = reading
+        fields["cost_ms"] = ((Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID) - started) * 1000).round(3)
+        JsonText.object(+"", { "kind" => "ledger", "t" => (now - @origin).round(6), "pid" => Process.pid,
+                               "requests" => requests }.merge(fields)) << "\n"
+      end
+
+      private
+
+      def reading
+        @reading ||= BootReading.new
+        _, rss, file, live, malloc, = @reading.to_a
+        { "rss_kb" => kb(rss), "file_kb" => kb(file), "ruby_live_kb" => kb(live),
+          "ruby_pages_kb" => kb(GC.stat(:heap_allocated_pages) * @page_bytes), "malloc_in_use_kb" => kb(malloc),
+          "allocator" => MallocStats.source, "malloc_note" => MallocStats.unavailable_reason,
+          "malloc" => MallocStats.statistics, "yjit_kb" => yjit_kb, "threads" => Thread.list.size }
+      end
+
+      # The bytes YJIT has written into its code region; nil where YJIT is not running.
+      def yjit_kb
+        return unless defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled?
+
+        stats = RubyVM::YJIT.runtime_stats || {}
+        bytes = stats[:code_region_size] || (stats[:inline_code_size].to_i + stats[:outlined_code_size].to_i)
+        kb(bytes)
+      end
+
+      def kb(bytes) = bytes && (bytes / 1024.0).round
+    end
+  end
+end

@@ -1,0 +1,152 @@
+# frozen_string_literal: true
+
+require_relative "ledger_parts"
+require_relative "ledger_sentence"
+require_relative "leak_verdict"
+require_relative "request_axis"
+require_relative "significance"
+require_relative "statistics"
+
+module Mallard
+  module Analysis
+    # The memory ledger over a run: each part of RSS (LedgerParts), summed over the processes (each one's latest
+    # reading, at each reading of any), judged for growth against the work done by LeakVerdict's rule, over the
+    # span the memory verdict judges (a server's steady window; a script's whole run).
+    #
+    # Growth is judged per part because the parts answer different questions: what the app holds (Ruby's live
+    # objects, malloc in use) growing is retention, a cache or a leak; what the allocator holds free growing
+    # under a flat app-held line is fragmentation or settling, and its size is what another allocator can win
+    # at most (headroom_kb), so the remedy is `mallard compare`, not a leak hunt.
+    module Ledger
+      Result = Struct.new(:ledger, :app_held, :allocator_held, :headroom_kb, keyword_init: true)
+      Point = Struct.new(:t, :requests, :parts, keyword_init: true)
+      PER_REQUESTS = 1000
+
+      module_function
+
+      # @param run [Run::SoakRun]
+      # @param from_t [Float, nil] the start of the span judged; nil: from the start of the load
+      # @param live_set [String, nil] the live set's verdict (LiveSet)
+      # @return [Result, nil] nil when the run has no ledger readings in the span
+      def call(run, from_t: nil, live_set: nil)
+        records = span(run, from_t)
+        return if records.empty?
+
+        points = summed(records)
+        work = axis(run, points)
+        app, allocator = [LedgerParts::APP_HELD, LedgerParts::ALLOCATOR_HELD].map do |names|
+          judge(points, names, work)
+        end
+        app = unconfirmed(app) if app&.state == "growing" && flat_objects?(points, work, live_set)
+        headroom = sum_of(points.last.parts, LedgerParts::ALLOCATOR_HELD)
+        sentence = LedgerSentence.call(allocator: records.last.allocator, app: app, held: allocator,
+                                       headroom_kb: headroom, unit: run.script? ? "second" : "1,000 #{run.unit}")
+        Result.new(ledger: ledger(run, records, points, work, sentence),
+                   app_held: app&.state, allocator_held: allocator&.state, headroom_kb: headroom)
+      end
+
+      # malloc in use counts the buffers of objects no GC has collected yet (a Rails app's grew 1.8 MB in 60 s
+      # while its live objects were flat and it leaked nothing), so under flat Ruby objects its growth is not
+      # called retention: it may be that, native memory (a C extension), or garbage awaiting a major GC.
+      def unconfirmed(app)
+        app.dup.tap do |judged|
+          judged.state = "inconclusive"
+          judged.method = "#{judged.method}; growth not confirmed by the live set, which is flat"
+        end
+      end
+
+      # The Ruby objects are flat when the live set says so, or, with the live set undecided, when the bytes in
+      # live slots the ledger read are.
+      def flat_objects?(points, work, live_set)
+        return false if live_set == "growing"
+
+        live_set == "plateaued" || judge(points, [LedgerParts::LIVE], work)&.state == "plateaued"
+      end
+
+      def span(run, from_t)
+        return run.ledger if run.script?
+
+        window = run.phases.load_window
+        start = [from_t || window.begin, window.begin].max
+        run.ledger.select { |record| record.t >= start && record.t <= window.end }
+      end
+
+      def summed(records)
+        latest = {}
+        requests = {}
+        records.map do |record|
+          latest[record.pid] = LedgerParts.call(record)
+          requests[record.pid] = record.requests.to_i
+          parts = LedgerParts::NAMES.to_h { |name| [name, sum_of_processes(latest.values, name)] }
+          Point.new(t: record.t, requests: requests.values.sum, parts: parts)
+        end
+      end
+
+      # A part unread in any process is unread in the sum.
+      def sum_of_processes(readings, name)
+        values = readings.map { |parts| parts[name] }
+        values.sum unless values.any?(&:nil?)
+      end
+
+      def sum_of(parts, names)
+        values = parts.values_at(*names)
+        values.sum unless values.any?(&:nil?)
+      end
+
+      # Requests for a server (per 1,000), seconds for a script (per 1): [xs, per].
+      def axis(run, points)
+        return [points.map(&:t), 1] if run.script?
+
+        [RequestAxis.call(points, load: run.load, phases: run.phases).first, PER_REQUESTS]
+      end
+
+      def judge(points, names, work)
+        levels = points.map { |point| sum_of(point.parts, names) }
+        return if levels.any?(&:nil?)
+
+        LeakVerdict.judge(work: work[0], levels: levels, min_tolerance: Significance::MEMORY_FLOOR_KB, per: work[1])
+      end
+
+      def ledger(run, records, points, work, sentence)
+        last = records.last
+        rss = points.last.parts.values.compact.sum
+        explained = rss.positive? ? (100.0 * (rss - points.last.parts[LedgerParts::UNEXPLAINED]) / rss).round(1) : nil
+        Summary::Ledger.new(readings: records.size, interval_s: interval(records), allocator: last.allocator,
+                            not_read: LedgerParts.not_read(last), explained_pct: explained,
+                            cost_ms: Statistics.median(records.filter_map(&:cost_ms))&.round(3),
+                            unit: run.script? ? "KiB per second" : "KiB per 1,000 #{run.unit}", sentence: sentence,
+                            names: LedgerParts::NAMES, series: series(points), parts: parts(points, work),
+                            processes: processes(records))
+      end
+
+      def parts(points, work)
+        LedgerParts::NAMES.filter_map do |name|
+          next if points.all? { |point| point.parts[name].nil? }
+
+          judged = judge(points, [name], work)
+          Summary::LedgerPart.new(name: name, kb: points.last.parts[name], slope: judged&.slope&.round(1),
+                                  ci: judged&.ci&.map { |bound| bound.round(1) }, verdict: judged&.state)
+        end
+      end
+
+      def series(points)
+        points.map { |point| [point.t.round(3), *point.parts.values_at(*LedgerParts::NAMES)] }
+      end
+
+      def processes(records)
+        records.group_by(&:pid).map do |pid, readings|
+          Summary::LedgerProcess.new(pid: pid, rss_kb: readings.last.rss_kb, parts: LedgerParts.call(readings.last),
+                                     first_parts: LedgerParts.call(readings.first))
+        end
+      end
+
+      def interval(records)
+        gaps = records.group_by(&:pid).values.flat_map { |readings| readings.each_cons(2).map { |a, b| b.t - a.t } }
+        Statistics.median(gaps)&.round(2)
+      end
+
+      private_class_method :unconfirmed, :flat_objects?, :span, :summed, :sum_of_processes, :sum_of, :axis, :judge,
+                           :ledger, :parts, :series, :processes, :interval
+    end
+  end
+end

@@ -1,0 +1,76 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Analysis
+    # One process's RSS split into parts from one ledger reading (Run::LedgerRecord), in KiB:
+    # - ruby live objects: live slots × slot size;
+    # - ruby free slots: the rest of Ruby's heap pages (free slots, page headers);
+    # - malloc in use: bytes malloc has handed out beyond Ruby's heap pages;
+    # - malloc held free: memory the allocator keeps after the app freed it (MALLOC_HELD: glibc's fordblks, the
+    #   free chunks in its arenas; jemalloc's resident minus allocated, dirty and metadata pages; tcmalloc's heap
+    #   minus allocated minus unmapped, its page heap and caches); nil where the allocator cannot say (mimalloc);
+    # - file-backed: code and other mapped files (shared by forked workers);
+    # - YJIT code: its code region, where YJIT runs;
+    # - unexplained: RSS minus all of the above (thread stacks, the VM's own mappings, what an allocator does not
+    #   report), shown, never hidden: the parts always add up to RSS.
+    module LedgerParts
+      LIVE = "ruby live objects"
+      FREE_SLOTS = "ruby free slots"
+      MALLOC = "malloc in use"
+      HELD = "malloc held free"
+      FILE = "file-backed"
+      YJIT = "YJIT code"
+      UNEXPLAINED = "unexplained"
+      NAMES = [LIVE, FREE_SLOTS, MALLOC, HELD, FILE, YJIT, UNEXPLAINED].freeze
+      # What the app holds (retention when it grows), and what the allocator holds for it (fragmentation or
+      # settling when it grows under a flat app-held line: what another allocator can win).
+      APP_HELD = [LIVE, MALLOC].freeze
+      ALLOCATOR_HELD = [HELD].freeze
+
+      # Bytes an allocator holds free, from its own statistics, by allocator.
+      MALLOC_HELD = {
+        "glibc" => ->(stats) { stats["mallinfo2.fordblks"] },
+        "jemalloc" => lambda { |stats|
+          stats["stats.resident"] && stats["stats.allocated"] && (stats["stats.resident"] - stats["stats.allocated"])
+        },
+        "tcmalloc" => lambda { |stats|
+          heap, used, unmapped = stats.values_at("generic.heap_size", "generic.current_allocated_bytes",
+                                                 "tcmalloc.pageheap_unmapped_bytes")
+          heap && used && (heap - used - unmapped.to_i)
+        }
+      }.freeze
+      # How each allocator comes to hold memory, for the verdict's sentence.
+      WHY_HELD = { "glibc" => "arena high-water marks", "jemalloc" => "dirty and retained pages",
+                   "tcmalloc" => "its page heap and thread caches" }.freeze
+
+      module_function
+
+      # @param record [Run::LedgerRecord]
+      # @return [Hash{String=>Integer, nil}] KiB by part name, in NAMES order
+      def call(record)
+        known = { LIVE => record.ruby_live_kb, FREE_SLOTS => free_slots(record), MALLOC => record.malloc_in_use_kb,
+                  HELD => held_kb(record), FILE => record.file_kb, YJIT => record.yjit_kb }
+        known.merge(UNEXPLAINED => record.rss_kb.to_i - known.values.compact.sum)
+      end
+
+      # What this reading's allocator cannot report, in words; nil when it reports everything.
+      def not_read(record)
+        return record.malloc_note if record.malloc_in_use_kb.nil?
+        return "#{record.allocator} does not say how much it holds free" unless held_kb(record)
+      end
+
+      def free_slots(record)
+        return unless record.ruby_pages_kb && record.ruby_live_kb
+
+        [record.ruby_pages_kb - record.ruby_live_kb, 0].max
+      end
+
+      def held_kb(record)
+        bytes = MALLOC_HELD[record.allocator]&.call(record.malloc || {})
+        bytes && (bytes / 1024.0).round
+      end
+
+      private_class_method :free_slots, :held_kb
+    end
+  end
+end
