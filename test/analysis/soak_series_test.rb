@@ -40,6 +40,17 @@ class SoakSeriesTest < Minitest::Test
     assert_equal series.rps.map(&:first).sort, series.rps.map(&:first)
   end
 
+  # 100 requests a second to the end, read every 0.25 s: the last 1 s bin holds only 5.0, 5.25 and 5.5, three
+  # quarters of a second since the record before it, the first only 0.25 to 0.75. Divided by the bin's width they
+  # read 75 and 50 req/s: drops that never happened.
+  def test_the_last_bin_cut_short_by_the_end_of_the_run_keeps_the_rate
+    records = (1..22).map { |k| Run::AgentRecord.new(t: k * 0.25, pid: 1, requests: 25 * k, gc: nil) }
+    series = SoakSeries.call(soak_run(agent: records))
+
+    assert_equal [100.0] * 6, series.rps.map(&:last), series.rps.inspect
+    assert_in_delta 5.5, series.rps.last.first
+  end
+
   def test_gc_rates_and_live_slots_come_from_the_same_records
     series = SoakSeries.call(soak_run)
 

@@ -67,27 +67,36 @@ module Mallard
         end
       end
 
-      # Per second in bins of `width`, summed over processes: what each record's counter rose by since that
-      # process's previous record. nil when no record carries the counter.
+      # Per second in bins of `width`, summed over processes: what each process's counter rose by since its
+      # previous record, over the time since that record. Over that time, not the bin's width: the last bin, cut
+      # short by the end of the run, covers less than a width, and dividing by the width drew a drop that never
+      # happened. nil when no record carries the counter.
       def increments(records, width, &)
         counted = records.select(&)
         return if counted.empty?
 
-        previous = {}
+        previous = {} # pid => [t, value] of its latest record
         points = bins(counted, width).filter_map do |members|
-          measured = false
-          rise = members.sum do |record|
-            value = yield(record)
-            last = previous[record.pid]
-            previous[record.pid] = value
-            next 0 unless last # a process's first record has nothing before it to rise from
-
-            measured = true
-            value - last
-          end
-          [members.last.t.round(3), (rise / width).round(3)] if measured
+          rate = bin_rate(members, previous, &)
+          [members.last.t.round(3), rate.round(3)] if rate
         end
         thin(points)
+      end
+
+      # The summed rate of the processes in one bin; nil when none has a record before its last to rise from (a
+      # process's first record has nothing before it).
+      def bin_rate(members, previous)
+        from = {}
+        members.each do |record|
+          reading = [record.t, yield(record)]
+          from[record.pid] ||= previous[record.pid] || reading
+          previous[record.pid] = reading
+        end
+        rates = from.filter_map do |pid, (t0, v0)|
+          t1, v1 = previous[pid]
+          (v1 - v0) / (t1 - t0) if t1 > t0
+        end
+        rates.sum unless rates.empty?
       end
 
       # Live heap slots at the end of each bin, summed over the processes seen so far.
