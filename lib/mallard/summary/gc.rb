@@ -43,7 +43,7 @@ module Mallard
     # The live set — the Ruby objects still reachable — judged like memory (Analysis::LeakVerdict's rule, in
     # slots): its slope per `per` units of work (1,000 requests, or 1 second for a script) with a 95% interval,
     # the tolerance in slots, and the work that would decide an inconclusive one (needed). measure says what was
-    # judged: heap_live_slots after each major GC, or old objects at each agent interval without GC events.
+    # judged: live slots (heap_live_slots) after each major GC, or old objects at each agent interval without GC events.
     LiveSet = Value.define(:verdict, :slope, :ci, :unit, :samples, :observed, :tolerance, :needed, :method,
                            :measure, :start, :end)
   end

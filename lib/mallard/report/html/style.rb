@@ -35,8 +35,10 @@ module Mallard
           figure.chart svg { display: block; width: 100%; height: auto; }
           .wide { overflow-x: auto; }
           table.boot-tree, table.boot-gems { font-size: 0.85rem; }
-          table.boot-tree :is(th, td), table.boot-gems :is(th, td) { overflow-wrap: normal; padding-right: 8px; }
-          table.boot-tree tbody th, table.boot-gems tbody th { white-space: nowrap; }
+          table.boot-tree :is(th, td), table.boot-gems :is(th, td) { overflow-wrap: normal; padding-right: 6px; }
+          table.boot-tree td.also { min-width: 12em; font-size: 0.9em; }
+          table.boot-gems tbody th { white-space: nowrap; }
+          table.boot-tree tbody th { min-width: 12em; }
           td.num { text-align: right; white-space: nowrap; }
           table.heap-sites, table.heap-groups, table.heap-dumps { font-size: 0.85rem; }
           table.heap-sites tr.significant td { font-weight: 600; }
