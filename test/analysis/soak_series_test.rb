@@ -51,6 +51,16 @@ class SoakSeriesTest < Minitest::Test
     assert_in_delta 5.5, series.rps.last.first
   end
 
+  # The subject is read on while it is being stopped; its counters stand still then, and that is the load having
+  # ended, not a fall in the rate.
+  def test_rates_end_with_the_load
+    served = (1..22).map { |k| Run::AgentRecord.new(t: k * 0.25, pid: 1, requests: 25 * k, gc: nil) }
+    stopping = (23..30).map { |k| Run::AgentRecord.new(t: k * 0.25 + 1.0, pid: 1, requests: 550, gc: nil) }
+    series = SoakSeries.call(soak_run(agent: served + stopping))
+
+    assert_equal [100.0] * 6, series.rps.map(&:last), series.rps.inspect
+  end
+
   def test_gc_rates_and_live_slots_come_from_the_same_records
     series = SoakSeries.call(soak_run)
 

@@ -22,14 +22,22 @@ module Mallard
       def call(run, warmup: nil, live_set_measure: nil)
         width = (run.interval.to_f * 2).round(3) # agent records jitter by a fraction of an interval
         start = run.phases.load_started_t
+        loaded = under_load(run)
         Summary::SoakSeries.new(
           rss_kb: memory(run.totals, :rss_kb), pss_kb: memory(run.totals, :pss_kb),
-          processes: processes(run), rps: requests_per_second(run.agent, width),
-          **gc_rates(run.agent, width), live_slots: live_slots(run.agent, width), bin_s: width,
+          processes: processes(run), rps: requests_per_second(loaded, width),
+          **gc_rates(loaded, width), live_slots: live_slots(run.agent, width), bin_s: width,
           load_started_t: start, gc_pause_ms: gc_pauses(run), live_set: live_set(run, live_set_measure),
           enqueued: queue(run.jobs, :enqueued), oldest_wait_ms: queue(run.jobs, :latency_ms),
           warmup: start && warmup.to_f.positive? ? [start, (start + warmup).round(3)] : nil
         )
+      end
+
+      # The agent's records up to the end of the workload: rates are of the load, and the records of a subject
+      # still being stopped would draw a fall to 0 that is only the load ending.
+      def under_load(run)
+        finished = run.phases.load_finished_t
+        finished ? run.agent.select { |record| record.t <= finished } : run.agent
       end
 
       # GC runs and GC time per second, from GC.stat's counters.
