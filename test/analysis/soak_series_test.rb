@@ -55,7 +55,7 @@ class SoakSeriesTest < Minitest::Test
   # ended, not a fall in the rate.
   def test_rates_end_with_the_load
     served = (1..22).map { |k| Run::AgentRecord.new(t: k * 0.25, pid: 1, requests: 25 * k, gc: nil) }
-    stopping = (23..30).map { |k| Run::AgentRecord.new(t: k * 0.25 + 1.0, pid: 1, requests: 550, gc: nil) }
+    stopping = (23..30).map { |k| Run::AgentRecord.new(t: (k * 0.25) + 1.0, pid: 1, requests: 550, gc: nil) }
     series = SoakSeries.call(soak_run(agent: served + stopping))
 
     assert_equal [100.0] * 6, series.rps.map(&:last), series.rps.inspect
