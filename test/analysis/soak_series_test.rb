@@ -51,6 +51,16 @@ class SoakSeriesTest < Minitest::Test
     assert_in_delta 5.5, series.rps.last.first
   end
 
+  # Load that ends a quarter of a second into a bin: that sliver joins the bin before it rather than standing as a
+  # rate over 0.25 s.
+  def test_a_sliver_of_a_last_bin_joins_the_one_before
+    records = (1..20).map { |k| Run::AgentRecord.new(t: k * 0.25, pid: 1, requests: 25 * k, gc: nil) }
+    series = SoakSeries.call(soak_run(agent: records))
+
+    assert_equal [100.0] * 5, series.rps.map(&:last), series.rps.inspect
+    assert_in_delta 5.0, series.rps.last.first
+  end
+
   # The subject is read on while it is being stopped; its counters stand still then, and that is the load having
   # ended, not a fall in the rate.
   def test_rates_end_with_the_load

@@ -134,9 +134,14 @@ module Mallard
       end
 
       # Records in bins of `width` seconds; each bin's point is stamped at its last record, a time that was
-      # really read, so no point falls after load ended.
+      # really read, so no point falls after load ended. A last bin of less than half a width (the load ended just
+      # after a bin began) joins the one before it: a rate over a sliver of time is mostly noise.
       def bins(records, width)
-        records.chunk_while { |a, b| (a.t / width).floor == (b.t / width).floor }
+        chunks = records.chunk_while { |a, b| (a.t / width).floor == (b.t / width).floor }.to_a
+        return chunks if chunks.size < 2
+
+        *earlier, before, last = chunks
+        last.last.t - before.last.t < width / 2 ? [*earlier, before + last] : chunks
       end
 
       # A long run keeps at most MAX_POINTS per series, each the mean of an equal run of points, so the summary
