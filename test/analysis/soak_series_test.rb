@@ -44,31 +44,32 @@ class SoakSeriesTest < Minitest::Test
   # quarters of a second since the record before it, the first only 0.25 to 0.75. Divided by the bin's width they
   # read 75 and 50 req/s: drops that never happened.
   def test_the_last_bin_cut_short_by_the_end_of_the_run_keeps_the_rate
-    records = (1..22).map { |k| Run::AgentRecord.new(t: k * 0.25, pid: 1, requests: 25 * k, gc: nil) }
-    series = SoakSeries.call(soak_run(agent: records))
-
-    assert_equal [100.0] * 6, series.rps.map(&:last), series.rps.inspect
-    assert_in_delta 5.5, series.rps.last.first
+    assert_a_steady_hundred_per_second served_until(22), points: 6, last_t: 5.5
   end
 
   # Load that ends a quarter of a second into a bin: that sliver joins the bin before it rather than standing as a
   # rate over 0.25 s.
   def test_a_sliver_of_a_last_bin_joins_the_one_before
-    records = (1..20).map { |k| Run::AgentRecord.new(t: k * 0.25, pid: 1, requests: 25 * k, gc: nil) }
-    series = SoakSeries.call(soak_run(agent: records))
-
-    assert_equal [100.0] * 5, series.rps.map(&:last), series.rps.inspect
-    assert_in_delta 5.0, series.rps.last.first
+    assert_a_steady_hundred_per_second served_until(20), points: 5, last_t: 5.0
   end
 
   # The subject is read on while it is being stopped; its counters stand still then, and that is the load having
   # ended, not a fall in the rate.
   def test_rates_end_with_the_load
-    served = (1..22).map { |k| Run::AgentRecord.new(t: k * 0.25, pid: 1, requests: 25 * k, gc: nil) }
     stopping = (23..30).map { |k| Run::AgentRecord.new(t: (k * 0.25) + 1.0, pid: 1, requests: 550, gc: nil) }
-    series = SoakSeries.call(soak_run(agent: served + stopping))
+    assert_a_steady_hundred_per_second served_until(22) + stopping, points: 6, last_t: 5.5
+  end
 
-    assert_equal [100.0] * 6, series.rps.map(&:last), series.rps.inspect
+  # One process serving 100 requests a second, read every 0.25 s up to record `last`.
+  def served_until(last)
+    (1..last).map { |k| Run::AgentRecord.new(t: k * 0.25, pid: 1, requests: 25 * k, gc: nil) }
+  end
+
+  def assert_a_steady_hundred_per_second(records, points:, last_t:)
+    series = SoakSeries.call(soak_run(agent: records))
+
+    assert_equal [100.0] * points, series.rps.map(&:last), series.rps.inspect
+    assert_in_delta last_t, series.rps.last.first
   end
 
   def test_gc_rates_and_live_slots_come_from_the_same_records
