@@ -24,10 +24,11 @@ class SoakSeriesTest < Minitest::Test
     end
   end
 
-  def soak_run(agent: agent_records, processes: [])
+  def soak_run(agent: agent_records, processes: [], load: nil)
     phases = Run::Phases.new(load_started_t: 0.5, load_finished_t: 6.5)
     meta = Run::Meta.new(target: Run::TargetInfo.new(kind: "rack"), options: { interval: 0.5 }, phases: phases)
-    Run::SoakRun.new(path: "x", meta: meta, totals: totals, processes: processes, agent: agent, skipped: 0)
+    Run::SoakRun.new(path: "x", meta: meta, totals: totals, processes: processes, agent: agent, skipped: 0,
+                     load: load)
   end
 
   def test_the_rate_is_each_processs_rise_summed_per_bin
@@ -58,6 +59,16 @@ class SoakSeriesTest < Minitest::Test
   def test_rates_end_with_the_load
     stopping = (23..30).map { |k| Run::AgentRecord.new(t: (k * 0.25) + 1.0, pid: 1, requests: 550, gc: nil) }
     assert_a_steady_hundred_per_second served_until(22) + stopping, points: 6, last_t: 5.5
+  end
+
+  # wrk sent for its 5 s from the start of load (0.5 s) and then took a second to report and exit, which is when
+  # the load was marked finished (6.5 s): its own duration ends the rates.
+  def test_the_load_tools_own_duration_ends_the_rates
+    idle = (23..26).map { |k| Run::AgentRecord.new(t: k * 0.25, pid: 1, requests: 550, gc: nil) }
+    records = served_until(22) + idle
+    series = SoakSeries.call(soak_run(agent: records, load: Mallard::Probe::LoadResult.new(duration_s: 5.0)))
+
+    assert_equal [100.0] * 6, series.rps.map(&:last), series.rps.inspect
   end
 
   # One process serving 100 requests a second, read every 0.25 s up to record `last`.

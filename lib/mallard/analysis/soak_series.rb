@@ -33,11 +33,15 @@ module Mallard
         )
       end
 
-      # The agent's records up to the end of the workload: rates are of the load, and the records of a subject
-      # still being stopped would draw a fall to 0 that is only the load ending.
+      # The agent's records up to the end of the load: rates are of the load, and the records of a subject no
+      # longer loaded would draw a fall to 0 that is only the load ending. The load tool's own duration, from the
+      # start of load, ends it where known: wrk stops sending some way before its process has written its report
+      # and exited, which is when mallard marks the load finished.
       def under_load(run)
-        finished = run.phases.load_finished_t
-        finished ? run.agent.select { |record| record.t <= finished } : run.agent
+        phases = run.phases
+        sent = run.load&.duration_s
+        ends = [phases.load_finished_t, (phases.load_started_t + sent if sent && phases.load_started_t)].compact
+        ends.empty? ? run.agent : run.agent.select { |record| record.t <= ends.min }
       end
 
       # GC runs and GC time per second, from GC.stat's counters.
