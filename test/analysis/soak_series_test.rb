@@ -24,10 +24,11 @@ class SoakSeriesTest < Minitest::Test
     end
   end
 
-  def soak_run(agent: agent_records, processes: [])
+  def soak_run(agent: agent_records, processes: [], load: nil)
     phases = Run::Phases.new(load_started_t: 0.5, load_finished_t: 6.5)
     meta = Run::Meta.new(target: Run::TargetInfo.new(kind: "rack"), options: { interval: 0.5 }, phases: phases)
-    Run::SoakRun.new(path: "x", meta: meta, totals: totals, processes: processes, agent: agent, skipped: 0)
+    Run::SoakRun.new(path: "x", meta: meta, totals: totals, processes: processes, agent: agent, skipped: 0,
+                     load: load)
   end
 
   def test_the_rate_is_each_processs_rise_summed_per_bin
@@ -38,6 +39,48 @@ class SoakSeriesTest < Minitest::Test
     # the bin of first records measured nothing and is left out; each point is stamped at its last record
     assert_in_delta 1.7, series.rps.first.first
     assert_equal series.rps.map(&:first).sort, series.rps.map(&:first)
+  end
+
+  # 100 requests a second to the end, read every 0.25 s: the last 1 s bin holds only 5.0, 5.25 and 5.5, three
+  # quarters of a second since the record before it, the first only 0.25 to 0.75. Divided by the bin's width they
+  # read 75 and 50 req/s: drops that never happened.
+  def test_the_last_bin_cut_short_by_the_end_of_the_run_keeps_the_rate
+    assert_a_steady_hundred_per_second served_until(22), points: 6, last_t: 5.5
+  end
+
+  # Load that ends a quarter of a second into a bin: that sliver joins the bin before it rather than standing as a
+  # rate over 0.25 s.
+  def test_a_sliver_of_a_last_bin_joins_the_one_before
+    assert_a_steady_hundred_per_second served_until(20), points: 5, last_t: 5.0
+  end
+
+  # The subject is read on while it is being stopped; its counters stand still then, and that is the load having
+  # ended, not a fall in the rate.
+  def test_rates_end_with_the_load
+    stopping = (23..30).map { |k| Run::AgentRecord.new(t: (k * 0.25) + 1.0, pid: 1, requests: 550, gc: nil) }
+    assert_a_steady_hundred_per_second served_until(22) + stopping, points: 6, last_t: 5.5
+  end
+
+  # wrk sent for its 5 s from the start of load (0.5 s) and then took a second to report and exit, which is when
+  # the load was marked finished (6.5 s): its own duration ends the rates.
+  def test_the_load_tools_own_duration_ends_the_rates
+    idle = (23..26).map { |k| Run::AgentRecord.new(t: k * 0.25, pid: 1, requests: 550, gc: nil) }
+    records = served_until(22) + idle
+    series = SoakSeries.call(soak_run(agent: records, load: Mallard::Probe::LoadResult.new(duration_s: 5.0)))
+
+    assert_equal [100.0] * 6, series.rps.map(&:last), series.rps.inspect
+  end
+
+  # One process serving 100 requests a second, read every 0.25 s up to record `last`.
+  def served_until(last)
+    (1..last).map { |k| Run::AgentRecord.new(t: k * 0.25, pid: 1, requests: 25 * k, gc: nil) }
+  end
+
+  def assert_a_steady_hundred_per_second(records, points:, last_t:)
+    series = SoakSeries.call(soak_run(agent: records))
+
+    assert_equal [100.0] * points, series.rps.map(&:last), series.rps.inspect
+    assert_in_delta last_t, series.rps.last.first
   end
 
   def test_gc_rates_and_live_slots_come_from_the_same_records

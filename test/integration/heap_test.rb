@@ -4,11 +4,13 @@ require "test_helper"
 require "json"
 require "set"
 require "tmpdir"
+require_relative "../support/heap_dumps"
 
 # `mallard heap` end to end: a real Puma app under real wrk load, dumps from forked copies of it, and the three-dump
 # method checked against the classic one computed here, by addresses, with JSON.parse on every line.
 class HeapIntegrationTest < Minitest::Test
   include Processes
+  include HeapDumps
 
   APPS = File.expand_path("../fixtures/apps", __dir__)
   KEEPER = File.join(APPS, "keeper", "config.ru")
@@ -47,7 +49,7 @@ class HeapIntegrationTest < Minitest::Test
   end
 
   def test_heap_diff_reads_dumps_one_has_and_refuses_what_it_cannot_compare
-    dumps = make_dumps(traced: true)
+    dumps = make_dumps(File.join(@tmp, "dumps-true"), traced: true)
     out, err, status = mallard("heap", "diff", *dumps, "--json")
     assert_equal 0, status.exitstatus, err
     assert_made_top JSON.parse(out)["sites"].first
@@ -55,7 +57,7 @@ class HeapIntegrationTest < Minitest::Test
     _out, err, status = mallard("heap", "diff", *dumps.first(2))
     assert_equal 64, status.exitstatus
     assert_match(/give three dumps/, err)
-    _out, err, status = mallard("heap", "diff", *make_dumps(traced: false))
+    _out, err, status = mallard("heap", "diff", *make_dumps(File.join(@tmp, "dumps-false"), traced: false))
     assert_equal 65, status.exitstatus
     assert_match(/no allocation info/, err)
   end
@@ -116,31 +118,5 @@ class HeapIntegrationTest < Minitest::Test
     assert_in_delta 2000, top["count"], 2
     assert_equal "GC root: global_tbl", top["path"].first
     assert_match(%r{\AArray \(.*/made.rb:1\)\z}, top["path"][-2], "$kept, made on line 1")
-  end
-
-  def make_dumps(traced:)
-    dir = File.join(@tmp, "dumps-#{traced}")
-    FileUtils.mkdir_p(dir)
-    File.write(File.join(dir, "made.rb"), <<~RUBY)
-      $kept = []
-      def work(count)
-        count.times { $kept << ("made" * 50) }
-      end
-    RUBY
-    # As a dump is best taken: a GC right after it closes its generation (mallard's own dumps do the same).
-    code = <<~RUBY
-      require "objspace"
-      ObjectSpace.trace_object_allocations_start if #{traced}
-      require "./made"
-      dump = ->(name) { GC.start; ObjectSpace.dump_all(output: File.open("\#{name}.json", "w")); GC.start }
-      dump.("a")
-      work(2000)
-      dump.("b")
-      work(500)
-      dump.("c")
-    RUBY
-    _out, err, status = Open3.capture3(Gem.ruby, "-e", code, chdir: dir)
-    assert status.success?, err
-    %w[a b c].map { |name| File.join(dir, "#{name}.json") }
   end
 end

@@ -98,6 +98,19 @@ class ReportDiffStoredTest < Minitest::Test
     assert_match(/is not a mallard run directory/, err)
   end
 
+  # The README's exit lists: 65 for a run a newer mallard wrote, from both commands.
+  def test_a_run_of_a_newer_schema_is_refused_as_a_failed_measurement
+    newer = comparison("newer")
+    summary = JSON.parse(File.read(File.join(newer, "summary.json")))
+    write_json(File.join(newer, "summary.json"), summary.merge("schema_version" => 99))
+
+    [["report", newer], ["diff", comparison("before"), newer]].each do |args|
+      _out, err, status = mallard(*args)
+      assert_equal 65, status.exitstatus, "#{args.first}: #{err}"
+      assert_match(/written by a newer mallard/, err)
+    end
+  end
+
   def test_bad_usage
     assert_equal 64, mallard("diff", comparison("before")).last.exitstatus
     assert_equal 64, mallard("diff", comparison("before"), comparison("before"), "--metric", "heap").last.exitstatus

@@ -6,12 +6,13 @@ require "fileutils"
 require "json"
 require "tmpdir"
 require_relative "heap_summaries"
+require_relative "../support/png_pixels"
 
 # The HTML report in a real browser: Debian's headless Chromium opens each fixture's report from a
 # file:// URL, written as `mallard report --html` writes it (the run read, then summarised with its series), and
 # a heap run's report from a summary built by HeapSummaries (there is no stored heap run).
 # It must load with no console message (the page has no script, so any message is an error: a CSP
-# violation, a failed load) and make no network request, and its screenshot must show something. The
+# violation, a failed load) and make no network request, and its screenshot must show text and its first chart. The
 # screenshots and pages are left in test/artifacts/ for a person to look at.
 #
 # "No network request" is read from Chromium's own NetLog (--log-net-log): every URL request the
@@ -32,7 +33,13 @@ class HtmlBrowserTest < Minitest::Test
   FLAGS = %w[--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
              --disable-component-update --disable-sync --hide-scrollbars].freeze
   TIMEOUT = 60
-  PNG_SIGNATURE = "\x89PNG\r\n\x1A\n".b
+  INK = "#1d1d1f" # Style's --ink
+  # The colour the first chart of each page draws with (its first series, or a part of the boot's bar, or the
+  # heap's significant sites), and the fewest pixels of it that a drawn chart has at half scale (measured: 295-408
+  # for a soak, 150 for a comparison, whose chart starts lower, 1,336 for the boot's bar, 8,813 for the heap's).
+  FIRST_CHART = { "soak-leaky" => ["#0072b2", 100], "soak-workers" => ["#0072b2", 100],
+                  "soak-interrupted" => ["#0072b2", 100], "compare" => ["#0072b2", 60],
+                  "boot" => ["#9ecae1", 600], "heap" => ["#d55e00", 1_000] }.freeze
 
   Run = Struct.new(:stdout, :stderr, :netlog, keyword_init: true)
 
@@ -53,15 +60,20 @@ class HtmlBrowserTest < Minitest::Test
       assert_empty page_requests(run.netlog)
     end
 
-    define_method("test_#{name.tr('-', '_')}_screenshot") do
+    # What the top of the page shows, in pixels: text in the page's ink, and the first chart's own colour drawn
+    # over enough of its area to be a line, markers or bars (a chart that failed to draw leaves only white).
+    # Rendered at half scale, so the screenshot is quick to read back.
+    define_method("test_#{name.tr('-', '_')}_screenshot_shows_text_and_its_first_chart") do
       png = File.join(ARTIFACTS, "html-#{name}.png")
       FileUtils.rm_f(png)
-      chromium("--screenshot=#{png}", "--window-size=1280,2400", page_url(name))
+      chromium("--screenshot=#{png}", "--window-size=1280,2400", "--force-device-scale-factor=0.5", page_url(name))
+      image = PngPixels.new(png)
+      colours = image.colours
 
-      header = File.binread(png, 24)
-      assert_equal PNG_SIGNATURE, header[0, 8]
-      assert_equal [1280, 2400], header[16, 8].unpack("NN")
-      assert_operator File.size(png), :>, 50_000, "a blank page compresses to a few KB"
+      assert_equal [640, 1200], [image.width, image.height]
+      assert_operator colours[INK], :>, 2_000, "text in the page's ink"
+      colour, pixels = FIRST_CHART.fetch(name)
+      assert_operator colours[colour], :>, pixels, "the first chart's #{colour}"
     end
   end
 

@@ -20,8 +20,10 @@ class HtmlTest < Minitest::Test
 
     assert_equal 4, html.scan("<svg").size
     assert_equal 4, html.scan('<details class="table-view">').size
-    ["Memory (MiB)", "Throughput (req/s)", "GC runs (runs/s)", "Slots (thousands)", "Time since start (s)"]
-      .each { |axis| assert_includes html, ">#{axis}</text>" }
+    # memory and live slots on axes spanning their data, which say so; rates from 0
+    ["Memory (MiB), axis not from 0", "Throughput (req/s)", "GC runs (runs/s)", "Slots (thousands), axis not from 0",
+     "Time since start (s)"].each { |axis| assert_includes html, ">#{axis}</text>" }
+    assert_includes html, '<text x="66" y="270.0" text-anchor="end">90</text>', "the memory axis starts near its data"
     assert_includes html, "<title>Memory over time</title>"
     assert_match(/<svg role="img" aria-label="Memory over time: Memory against time since start"/, html)
     refute_match(/\bMB\b/, html)
@@ -119,7 +121,7 @@ class HtmlTest < Minitest::Test
     assert_equal 2, html.scan("<svg").size
     assert_equal 2, html.scan('<details class="table-view">').size
     assert_includes html, ">Time since load started (s)</text>"
-    assert_includes html, ">RSS (MiB)</text>"
+    assert_includes html, ">RSS (MiB), axis not from 0</text>"
     %w[glibc glibc-arena2 jemalloc].each do |config|
       assert_match(%r{<g class="legend-entry">.*?<text [^>]*>#{config}</text></g>}, html)
       assert_match(%r{<th scope="col">#{config} #2 \(MiB\)</th>}, html) # the second repeat, thin and tabled

@@ -27,10 +27,12 @@ module Mallard
         repeats = run.complete_repeats
         trees = trees(repeats)
         pass = run.objects&.retained && run.objects
+        figures = figures(trees, repeats, pass, cutoff_kb(run))
         Summary::Boot.new(
           kind: "boot", schema_version: Run::Directory::SCHEMA_VERSION, **status(run, repeats), **about(run, repeats),
           repeats: repeats.size, cutoff_kb: cutoff_kb(run), method: METHOD, objects_pass: !pass.nil?,
-          failures: failures(run), target: run.target, **figures(trees, repeats, pass, cutoff_kb(run))
+          failures: failures(run), target: run.target, **figures, reading: BootReading.call(figures[:tree],
+                                                                                            figures[:gems])
         )
       end
 

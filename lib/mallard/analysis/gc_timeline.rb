@@ -60,8 +60,10 @@ module Mallard
 
         pauses = events.map(&:pause_ms).grep(Numeric)
         majors, minors = events.partition { |event| major?(event) }
-        { source: "the agent's GC events", major_by: tally(majors, &:major_by), minor_by: tally(minors, &:gc_by),
-          pause_ms: pause_figures(pauses), dropped: dropped,
+        major_by = tally(majors, &:major_by)
+        minor_by = tally(minors, &:gc_by)
+        { source: "the agent's GC events", major_by: major_by, minor_by: minor_by,
+          causes: GcCauses.call(major_by, minor_by), pause_ms: pause_figures(pauses), dropped: dropped,
           major_time_vs_live_set: major_time_vs_live_set(run, majors) }
       end
 

@@ -30,8 +30,8 @@ module Mallard
       # hold 40 bytes or 8 KB of malloc'd string, so slots are judged as a count of objects.
       MIN_TOLERANCE_SLOTS = 1000
       PER_REQUESTS = 1000
-      AFTER_MAJOR = "heap_live_slots after each major GC"
-      AFTER_EVERY_GC = "heap_live_slots after every GC (minor GCs included)"
+      AFTER_MAJOR = "live slots (GC.stat heap_live_slots) after each major GC"
+      AFTER_EVERY_GC = "live slots (GC.stat heap_live_slots) after every GC (minor GCs included)"
       OLD_OBJECTS = "old objects at each agent interval (old objects, which survived several GCs, stand in for " \
                     "the live set)"
 

@@ -22,14 +22,26 @@ module Mallard
       def call(run, warmup: nil, live_set_measure: nil)
         width = (run.interval.to_f * 2).round(3) # agent records jitter by a fraction of an interval
         start = run.phases.load_started_t
+        loaded = under_load(run)
         Summary::SoakSeries.new(
           rss_kb: memory(run.totals, :rss_kb), pss_kb: memory(run.totals, :pss_kb),
-          processes: processes(run), rps: requests_per_second(run.agent, width),
-          **gc_rates(run.agent, width), live_slots: live_slots(run.agent, width), bin_s: width,
+          processes: processes(run), rps: requests_per_second(loaded, width),
+          **gc_rates(loaded, width), live_slots: live_slots(run.agent, width), bin_s: width,
           load_started_t: start, gc_pause_ms: gc_pauses(run), live_set: live_set(run, live_set_measure),
           enqueued: queue(run.jobs, :enqueued), oldest_wait_ms: queue(run.jobs, :latency_ms),
           warmup: start && warmup.to_f.positive? ? [start, (start + warmup).round(3)] : nil
         )
+      end
+
+      # The agent's records up to the end of the load: rates are of the load, and the records of a subject no
+      # longer loaded would draw a fall to 0 that is only the load ending. The load tool's own duration, from the
+      # start of load, ends it where known: wrk stops sending some way before its process has written its report
+      # and exited, which is when mallard marks the load finished.
+      def under_load(run)
+        phases = run.phases
+        sent = run.load&.duration_s
+        ends = [phases.load_finished_t, (phases.load_started_t + sent if sent && phases.load_started_t)].compact
+        ends.empty? ? run.agent : run.agent.select { |record| record.t <= ends.min }
       end
 
       # GC runs and GC time per second, from GC.stat's counters.
@@ -67,27 +79,36 @@ module Mallard
         end
       end
 
-      # Per second in bins of `width`, summed over processes: what each record's counter rose by since that
-      # process's previous record. nil when no record carries the counter.
+      # Per second in bins of `width`, summed over processes: what each process's counter rose by since its
+      # previous record, over the time since that record. Over that time, not the bin's width: the last bin, cut
+      # short by the end of the run, covers less than a width, and dividing by the width drew a drop that never
+      # happened. nil when no record carries the counter.
       def increments(records, width, &)
         counted = records.select(&)
         return if counted.empty?
 
-        previous = {}
+        previous = {} # pid => [t, value] of its latest record
         points = bins(counted, width).filter_map do |members|
-          measured = false
-          rise = members.sum do |record|
-            value = yield(record)
-            last = previous[record.pid]
-            previous[record.pid] = value
-            next 0 unless last # a process's first record has nothing before it to rise from
-
-            measured = true
-            value - last
-          end
-          [members.last.t.round(3), (rise / width).round(3)] if measured
+          rate = bin_rate(members, previous, &)
+          [members.last.t.round(3), rate.round(3)] if rate
         end
         thin(points)
+      end
+
+      # The summed rate of the processes in one bin; nil when none has a record before its last to rise from (a
+      # process's first record has nothing before it).
+      def bin_rate(members, previous)
+        from = {}
+        members.each do |record|
+          reading = [record.t, yield(record)]
+          from[record.pid] ||= previous[record.pid] || reading
+          previous[record.pid] = reading
+        end
+        rates = from.filter_map do |pid, (t0, v0)|
+          t1, v1 = previous[pid]
+          (v1 - v0) / (t1 - t0) if t1 > t0
+        end
+        rates.sum unless rates.empty?
       end
 
       # Live heap slots at the end of each bin, summed over the processes seen so far.
@@ -117,9 +138,14 @@ module Mallard
       end
 
       # Records in bins of `width` seconds; each bin's point is stamped at its last record, a time that was
-      # really read, so no point falls after load ended.
+      # really read, so no point falls after load ended. A last bin of less than half a width (the load ended just
+      # after a bin began) joins the one before it: a rate over a sliver of time is mostly noise.
       def bins(records, width)
-        records.chunk_while { |a, b| (a.t / width).floor == (b.t / width).floor }
+        chunks = records.chunk_while { |a, b| (a.t / width).floor == (b.t / width).floor }.to_a
+        return chunks if chunks.size < 2
+
+        *earlier, before, last = chunks
+        last.last.t - before.last.t < width / 2 ? [*earlier, before + last] : chunks
       end
 
       # A long run keeps at most MAX_POINTS per series, each the mean of an equal run of points, so the summary

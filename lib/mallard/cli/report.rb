@@ -10,8 +10,9 @@ module Mallard
 
         Shows a stored run again — a soak, a comparison or a boot, finished or interrupted — as the
         command that made it did. A soak or a boot killed before it wrote summary.json is summarised
-        from its raw samples. Exit status: 0 shown, 64 bad usage, 66 not a mallard run (or a
-        comparison without its summary: its soak runs are listed, to report one by one).
+        from its raw samples. Exit status: 0 shown, 64 bad usage, 65 written by a newer mallard,
+        66 not a mallard run (or a comparison without its summary: its soak runs are listed, to
+        report one by one).
       TEXT
 
       # The terminal view of each kind of summary; a soak's (a gc run's too) otherwise.

@@ -13,13 +13,16 @@ module Mallard
       # A kernel thread's flag in /proc/PID/stat: no user memory, environment or executable to read.
       PF_KTHREAD = 0x00200000
 
-      def initialize(catalog: Allocators::Catalog.default)
+      # @param proc_root [String] where /proc is: a test gives a stored copy of a kernel thread's files, which a
+      #   container's PID namespace hides
+      def initialize(catalog: Allocators::Catalog.default, proc_root: "/proc")
         @catalog = catalog
+        @proc_root = proc_root
       end
 
       # @param expected [String, nil] catalog name the process is supposed to run under
       def diagnose(pid, expected: nil)
-        files = Probe::ProcFiles.new(pid)
+        files = Probe::ProcFiles.new(pid, root: @proc_root)
         raise NotFound, "no process with PID #{pid}" unless files.exist?
 
         refuse_unreadable(files)

@@ -28,7 +28,7 @@ module Mallard
       def gc
         return [] unless @gc
 
-        [runs, dropped, pauses, causes, @gc.major_time_vs_live_set&.sentence, sparkline(*time_series),
+        [runs, dropped, pauses, causes, *meanings, @gc.major_time_vs_live_set&.sentence, sparkline(*time_series),
          *settings].compact
       end
 
@@ -74,6 +74,11 @@ module Mallard
           "#{label} #{counted(counts)}" unless counts.to_h.empty?
         end
         parts.join(" · ") unless parts.empty?
+      end
+
+      # A line for each cause that occurred, saying what it means.
+      def meanings
+        @gc.causes.to_h.map { |cause, meaning| @color.dim("  #{cause}: #{meaning}") }
       end
 
       def settings

@@ -22,9 +22,10 @@ module Mallard
     # the per-GC figures nil (note says so). wall_share and cpu_share: GC time over the processes' wall time and
     # over the subject's CPU time. major_by: major GCs by why they were major; minor_by: minor GCs by trigger.
     # dropped: GCs the per-GC timeline lost (its ring full, or GC::Profiler's records gone before they were read),
-    # which runs, pauses and causes leave out; nil without events.
+    # which runs, pauses and causes leave out; nil without events. causes: what each cause that occurred means
+    # ("major by nofree" => a line), from Analysis::GcCauses.
     Gc = Value.define(:count, :minor_gc_count, :major_gc_count, :time_ms, :share_of_wall, :runs, :minor, :major,
-                      :wall_share, :cpu_share, :source, :note, :major_by, :minor_by, :dropped,
+                      :wall_share, :cpu_share, :source, :note, :major_by, :minor_by, :dropped, :causes,
                       heap_live_slots: Span, old_objects: Span, heap_allocated_pages: Span, pause_ms: Percentiles,
                       major_time_vs_live_set: Correlation, settings: [GcSetting])
 
@@ -45,8 +46,8 @@ module Mallard
     # The live set — the Ruby objects still reachable — judged like memory (Analysis::LeakVerdict's rule, in
     # slots): its slope per `per` units of work (1,000 requests, or 1 second for a script) with a 95% interval,
     # the tolerance in slots, and the work that would decide an inconclusive one (needed). measure says what was
-    # judged: heap_live_slots after each major GC; after every GC when too few majors ran (note says so); or old
-    # objects at each agent interval without GC events.
+    # judged: live slots (heap_live_slots) after each major GC; after every GC when too few majors ran (note says
+    # so); or old objects at each agent interval without GC events.
     LiveSet = Value.define(:verdict, :slope, :ci, :unit, :samples, :observed, :tolerance, :needed, :method,
                            :measure, :start, :end, :note)
   end

@@ -8,13 +8,13 @@ module Mallard
       module BootCells
         PARTS = %i[file_kb heap_kb malloc_kb unexplained_kb].freeze
         PART_HEADERS = ["file MiB", "heap MiB", "malloc MiB", "unexplained MiB"].freeze
-        ALSO_SHOWN = 5
+        ALSO_SHOWN = 3
 
         private
 
         # KiB as MiB, "—" when not recorded.
         def mebi(kb, decimals = 1)
-          kb.nil? ? "—" : format("%.#{decimals}f", kb / 1024.0)
+          kb.nil? ? "—" : format("%.#{decimals}f", kb / 1024.0).sub(/\A-(0\.0+)\z/, '\1') # never "-0.0"
         end
 
         # An inclusive figure, marked "?" when its interval includes zero.

@@ -51,7 +51,7 @@ module Mallard
         end
 
         def tree_section
-          parts = [tree_intro, (IcicleChart.new(@summary).to_html unless @summary.tree.empty?),
+          parts = [tree_intro, *@summary.reading, (IcicleChart.new(@summary).to_html unless @summary.tree.empty?),
                    BootTreeTable.new(@summary.tree).to_s]
           Section.new(id: "tree", title: "The require tree", parts: parts).to_s
         end
@@ -62,8 +62,7 @@ module Mallard
           return "No require cost #{cutoff} MiB or more." if @summary.tree.empty?
 
           "Requires of #{cutoff} MiB or more, inclusive of what each required first, median over the repeats with " \
-            "its 95% interval; ? marks a figure whose interval includes zero. self: what a require leaves without " \
-            "its children."
+            "its 95% interval. self: what a require leaves without its children."
         end
 
         def gems_section

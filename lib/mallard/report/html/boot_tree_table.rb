@@ -28,15 +28,15 @@ module Mallard
           <tbody>
           <%- @rows.each do |item, depth| -%>
           <%- if item.is_a?(Hidden) -%>
-          <tr class="note"><td colspan="2" style="padding-left: <%= depth %>em"><%= plural(item.requires, "more require") %>
+          <tr class="note"><td colspan="2" style="padding-left: <%= depth * 0.75 %>em"><%= plural(item.requires, "more require") %>
           under the cutoff</td><td class="num"><%= mebi(item.rss_kb) %></td><td colspan="<%= HEADERS.size - 3 %>"></td></tr>
           <%- else -%>
-          <tr><th scope="row" style="padding-left: <%= depth %>em"><%= item.name %></th><td><%= item.gem %></td>
+          <tr><th scope="row" style="padding-left: <%= depth * 0.75 %>em"><%= breakable(item.name) %></th><td><%= item.gem %></td>
           <td class="num"><%= mebi_marked(item.rss_kb, item.uncertain) %></td><td class="num"><%= span(item.ci) %></td>
           <td class="num"><%= mebi(item.self_kb) %></td>
           <%- part_cells(item.parts).each do |cell| -%><td class="num"><%= cell %></td><%- end -%>
           <td class="num"><%= count(item.objects) %></td><td class="num"><%= count(item.retained_objects) %></td>
-          <td class="num"><%= mebi(item.memsize_kb) %></td><td><%= also(item.also_required_by) %></td></tr>
+          <td class="num"><%= mebi(item.memsize_kb) %></td><td class="also"><%= also(item.also_required_by) %></td></tr>
           <%- end -%>
           <%- end -%>
           </tbody>
@@ -45,6 +45,11 @@ module Mallard
         ERB
 
         private
+
+        # A long require path may break after a "/" (never inside a name), so the table fits the page.
+        def breakable(name)
+          Safe.new(ERB::Util.html_escape(name.to_s).gsub("/", "/<wbr>"))
+        end
 
         def collect(node, depth)
           @rows << [node, depth]

@@ -24,7 +24,7 @@ module Mallard
           SvgChart.new(id: "compare-memory", title: "#{name} over time, per configuration", x: TIME,
                        y: SvgChart::Axis.new(name, "MiB"), notes: notes,
                        series: per_run { |series| series[@key]&.map { |t, kb| [t, kb && (kb / 1024.0)] } },
-                       absent: "No memory samples were recorded.")
+                       absent: "No memory samples were recorded.", from_zero: false)
         end
 
         def requests

@@ -20,6 +20,7 @@ module Mallard
           <p><%= metric_name %> per configuration, median of repeats with 95% intervals; changes against
           <strong><%= @summary.baseline %></strong>, called a difference only when the whole interval lies beyond
           ±<%= NOISE_PCT %>%.</p>
+          <div class="wide">
           <table class="verdict-table">
           <thead><tr><%- headers.each do |header| -%><th scope="col"><%= header %></th><%- end -%></tr></thead>
           <tbody>
@@ -36,6 +37,7 @@ module Mallard
           <%- end -%>
           </tbody>
           </table>
+          </div>
           <%- not_counted.each do |name, runs, problems| -%>
           <p class="note warning"><strong><%= name %></strong>: <%= runs %> not counted<%= ": #{problems}" unless problems.empty? %></p>
           <%- end -%>

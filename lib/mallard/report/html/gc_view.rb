@@ -18,6 +18,9 @@ module Mallard
           <%- if @gc -%>
           <%- if @gc.note -%><p class="note"><%= @gc.note %>.</p><%- end -%>
           <%= Figures.new(rows) %>
+          <%- unless @gc.causes.to_h.empty? -%>
+          <ul class="note causes"><%- @gc.causes.each do |cause, meaning| -%><li><strong><%= cause %></strong>: <%= meaning %></li><%- end -%></ul>
+          <%- end -%>
           <%- unless settings.empty? -%>
           <h3>GC settings</h3>
           <ul class="flags"><%- settings.each do |line| -%><li><%= line %></li><%- end -%></ul>

@@ -5,28 +5,35 @@ require "zlib"
 module Mallard
   module Report
     class Html
-      # A fill colour per gem for the icicle chart. Each gem's colour comes from a hash of its name, so a gem keeps
-      # its colour from one report to the next (two boots of one app read alike side by side); where two gems of a
-      # report hash to one colour, the later (by name) takes the next free one, so gems stay apart until the
-      # palette runs out. Light tints, so the black labels drawn on them stay legible.
+      # A fill colour per gem for the icicle chart. Only so many tints can be told apart at a glance, so the gems
+      # that weigh most get one each and the rest share one ("other gems"): given in order of weight, the first
+      # PALETTE.size names are coloured. Each colour comes from a hash of the gem's name, so a gem keeps its colour
+      # from one report to the next (two boots of one app read alike side by side); where two gems of a report
+      # hash to one colour, the later (by name) takes the next free one. Light tints, so the black labels drawn on
+      # them stay legible.
       class GemColors
-        # Tableau 20's light half and a few more: distinguishable, and none of them the grey of hidden requires.
-        PALETTE = %w[#aec7e8 #ffbb78 #98df8a #ff9896 #c5b0d5 #c49c94 #f7b6d2 #dbdb8d #9edae5 #fdd0a2 #c7e9c0
-                     #dadaeb #fcbba1 #bcbddc].freeze
+        # Eleven hues far apart (ColorBrewer's Set3 and Pastel families, thinned where two tints were alike);
+        # none of them the greys of Ruby itself, of hidden requires or of the other gems, nor the app's yellow.
+        PALETTE = %w[#80b1d3 #fb8072 #7fc97f #fdc086 #bc80bd #8dd3c7 #fccde5 #b3de69 #d9a066 #e78ac3
+                     #66c2a5].freeze
         # Ruby itself (the baseline has no gem) and the app's own files are always the same, so they are found
         # at a glance.
-        FIXED = { nil => "#b0bec5", "ruby" => "#b0bec5", "app" => "#ffe082", "other" => "#e0e0e0" }.freeze
+        # Files of no gem and of no app ("other") share the other gems' colour.
+        OTHER = "#d7ccc8"
+        FIXED = { nil => "#b0bec5", "ruby" => "#b0bec5", "app" => "#ffe082", "other" => OTHER }.freeze
         HIDDEN = "#ededed"
 
-        # @param names [Array<String, nil>] every gem the chart draws
+        # @param names [Array<String, nil>] every gem the chart draws, the weightiest first
         def initialize(names)
           taken = {}
-          @colors = names.uniq.reject { |name| FIXED.key?(name) }.sort.to_h do |name|
+          @colors = names.uniq.reject { |name| FIXED.key?(name) }.first(PALETTE.size).sort.to_h do |name|
             [name, pick(name, taken)]
           end
         end
 
-        def [](name) = FIXED.fetch(name) { @colors.fetch(name) { PALETTE[slot(name)] } }
+        def [](name) = FIXED.fetch(name) { @colors.fetch(name, OTHER) }
+
+        def other?(name) = !FIXED.key?(name) && !@colors.key?(name)
 
         private
 

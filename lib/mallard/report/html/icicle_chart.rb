@@ -58,7 +58,12 @@ module Mallard
 
         private
 
-        def gems = @boxes.select { |box| box.kind == :node }.map { |box| box.item.gem }.uniq
+        # Every gem drawn, the widest (summed over its boxes) first: the colours go to the gems that weigh most.
+        def gems
+          widths = Hash.new(0)
+          @boxes.each { |box| widths[box.item.gem] += box.width if box.kind == :node }
+          widths.sort_by { |gem, width| [-width, gem.to_s] }.map(&:first)
+        end
 
         def tree_height = (@layout.depth + 1) * ROW
 
@@ -134,7 +139,9 @@ module Mallard
         # Each gem drawn, then the grey of hidden requires if any is drawn.
         def legend_entries
           @legend_entries ||= begin
-            entries = gems.map { |gem| [gem || "Ruby itself", @colors[gem]] }
+            coloured, others = gems.partition { |gem| !@colors.other?(gem) }
+            entries = coloured.map { |gem| [gem || "Ruby itself", @colors[gem]] }
+            entries << ["#{others.size} other gems (hover for names)", GemColors::OTHER] unless others.empty?
             entries << ["under the cutoff", GemColors::HIDDEN] if @boxes.any? { |box| box.kind == :hidden }
             entries
           end

@@ -30,6 +30,11 @@ module Mallard
                      stroke_opacity: (0.7 if thin), stroke_linejoin: "round")
         end
 
+        # One event of many: small and see-through, so where they crowd the colour deepens.
+        def dot(x, y)
+          tag(:circle, cx: x, cy: y, r: 2.5, fill: @color, fill_opacity: 0.6, class: "dot")
+        end
+
         def marker(x, y)
           fill = @color
           fill = "#fff" if HOLLOW.include?(@shape)

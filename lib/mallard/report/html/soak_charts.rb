@@ -22,7 +22,8 @@ module Mallard
 
         def memory
           SvgChart.new(id: "memory", title: "Memory over time", x: TIME, y: SvgChart::Axis.new("Memory", "MiB"),
-                       series: total_series + process_series, bands: bands, notes: memory_notes, absent: NO_MEMORY)
+                       series: total_series + process_series, bands: bands, notes: memory_notes, absent: NO_MEMORY,
+                       from_zero: false)
         end
 
         def requests
@@ -53,7 +54,8 @@ module Mallard
         def live_slots
           SvgChart.new(id: "live-slots", title: "Live heap slots and the live set over time", x: TIME,
                        y: SvgChart::Axis.new("Slots", "thousands"), bands: bands, absent: NO_AGENT, x_max: x_max,
-                       series: [series("heap_live_slots", scaled(@series.live_slots, 1000.0), 2),
+                       from_zero: false,
+                       series: [series("live slots", scaled(@series.live_slots, 1000.0), 2),
                                 series("live set (judged)", scaled(@series.live_set, 1000.0), 3)],
                        notes: ["Summed over the app's processes. The live set is what the verdict judged: live slots " \
                                "after each major GC, or old objects without per-GC events. One that keeps rising " \
@@ -64,19 +66,20 @@ module Mallard
         # Each GC's pause with the agent's GC events, else GC time per second from GC.stat.
         def gc_time
           pauses = @series.gc_pause_ms
+          drawn = pauses ? series("pause per GC", pauses, 1, dots: true) : series("GC time", @series.gc_ms_per_s, 1)
           SvgChart.new(id: "gc-time", title: pauses ? "GC pauses over time" : "GC time over time", x: TIME,
                        y: SvgChart::Axis.new(pauses ? "Pause" : "GC time", pauses ? "ms" : "ms/s"), bands: bands,
                        absent: NO_AGENT, x_max: x_max,
-                       series: [pauses ? series("pause per GC", pauses, 1) : series("GC time", @series.gc_ms_per_s, 1)],
+                       series: [drawn],
                        notes: pauses ? [] : ["No per-GC events in this run: GC time per #{@series.bin_s} s bin."])
         end
 
         private
 
         # Points without a value (a reading the run could not take) are left out, not drawn as zero.
-        def series(name, points, style)
+        def series(name, points, style, dots: false)
           SvgChart::Series.new(name: name, points: Array(points).reject { |point| point.last.nil? }, style: style,
-                               thin: false)
+                               thin: false, dots: dots)
         end
 
         def scaled(points, divisor)

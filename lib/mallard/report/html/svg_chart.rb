@@ -11,7 +11,8 @@ module Mallard
         include Formatting
 
         # thin: drawn lighter, without markers or a legend entry (the other repeats of a configuration).
-        Series = Struct.new(:name, :points, :style, :thin, keyword_init: true)
+        # dots: a dot per point and no line (events such as GC pauses: a line between them means nothing).
+        Series = Struct.new(:name, :points, :style, :thin, :dots, keyword_init: true)
         Axis = Struct.new(:label, :unit) do
           def title = "#{label} (#{unit})"
         end
@@ -35,8 +36,11 @@ module Mallard
         # @param id [String] unique in the page: the hatch pattern is referenced by it
         # @param absent [String, nil] why there is nothing to draw, shown instead of the chart when so
         # @param x_max [Numeric, nil] the end of the x axis at least (charts of one run share the run's time axis)
-        def initialize(id:, title:, x:, y:, series:, bands: [], notes: [], absent: nil, x_max: nil)
+        # @param from_zero [Boolean] false: the y axis spans the data (growth of a few MiB on hundreds stays visible)
+        #   and its title says it does not start at 0
+        def initialize(id:, title:, x:, y:, series:, bands: [], notes: [], absent: nil, x_max: nil, from_zero: true)
           @id = id
+          @from_zero = from_zero
           @x_max = x_max
           @title = title
           @x = x
@@ -73,7 +77,12 @@ module Mallard
         end
 
         def y_scale
-          @y_scale ||= NiceScale.new([values(1).min, 0].min, values(1).max)
+          low = values(1).min
+          @y_scale ||= NiceScale.new(@from_zero ? [low, 0].min : low, values(1).max)
+        end
+
+        def y_title
+          y_scale.min.positive? ? "#{@y.title}, axis not from 0" : @y.title
         end
 
         def values(index) = @series.flat_map { |s| s.points.map { |point| point[index] } }
@@ -125,12 +134,12 @@ module Mallard
           [tag(:path, d: "M#{LEFT},#{TOP}V#{BOTTOM}H#{RIGHT}", fill: "none", stroke: "#555"),
            tag(:text, h(@x.title), x: ((LEFT + RIGHT) / 2.0).round(1), y: BOTTOM + 40, text_anchor: "middle",
                                    font_weight: 600),
-           tag(:text, h(@y.title), transform: "translate(16 #{middle}) rotate(-90)", text_anchor: "middle",
-                                   font_weight: 600)]
+           tag(:text, h(y_title), transform: "translate(16 #{middle}) rotate(-90)", text_anchor: "middle",
+                                  font_weight: 600)]
         end
 
         def lines
-          @series.map do |s|
+          @series.reject(&:dots).map do |s|
             path = s.points.each_with_index.map { |(x, y), i| "#{i.zero? ? 'M' : 'L'}#{px(x)},#{py(y)}" }.join
             SeriesStyle.new(s.style).line(path, thin: s.thin)
           end
@@ -139,11 +148,18 @@ module Mallard
         # A few markers per line, not one per sample: enough to tell lines apart without a smear.
         def markers
           @series.reject(&:thin).flat_map do |s|
+            next dots(s) if s.dots
+
             every = [(s.points.size.to_f / MARKERS_PER_SERIES).ceil, 1].max
             style = SeriesStyle.new(s.style)
             s.points.each_with_index.select { |_, i| ((i + s.style) % every).zero? }
              .map { |(x, y), _| style.marker(px(x), py(y)) }
           end
+        end
+
+        def dots(series)
+          style = SeriesStyle.new(series.style)
+          series.points.map { |x, y| style.dot(px(x), py(y)) }
         end
 
         # Series, then shaded spans, then a word on thin lines; laid out in as many columns as fit.
@@ -179,7 +195,7 @@ module Mallard
           case entry
           when Series
             style = SeriesStyle.new(entry.style)
-            style.line("M#{x},#{y}H#{x + 36}") + style.marker(x + 18, y)
+            entry.dots ? style.dot(x + 18, y) : style.line("M#{x},#{y}H#{x + 36}") + style.marker(x + 18, y)
           when Band then tag(:rect, x: x, y: y - 7, width: 36, height: 14, fill: hatch, stroke: "#bbb")
           else ""
           end
