@@ -4,9 +4,9 @@
 # under valgrind is not comparable: its slowdown varies with load). Puma serves APP under callgrind with
 # instrumentation off through boot and a warm-up, then on for REQUESTS requests from 5 keep-alive connections, for
 # each variant: plain (the app's own config.ru, no agent), loaded (the agent's files required, not started), agent
-# (recording, its interval thread idle during the count: MALLARD_AGENT_INTERVAL=600, since under valgrind's ~50x
-# slowdown a 0.5 s interval would come ~50 times as often per request as it does natively) and agent-0.5 (as
-# mallard runs it). Needs valgrind (Debian package valgrind).
+# (recording, its interval work idle during the count: MALLARD_AGENT_INTERVAL and MALLARD_LEDGER_INTERVAL 600,
+# since under valgrind's ~50x slowdown a 0.5 s interval would come ~50 times as often per request as it does
+# natively) and agent-0.5 (as mallard runs it: records every 0.5 s, the ledger every 2 s). Needs valgrind (Debian package valgrind).
 #   ruby bench/agent_instructions.rb [REQUESTS] [APP] [PATH]
 require_relative "support"
 require "net/http"
@@ -40,7 +40,7 @@ def variant_env(variant, lib, dir)
   case variant
   when :plain then { "RUBYOPT" => nil }
   when :loaded then { "RUBYOPT" => "-I#{lib} -rmallard/agent" }
-  when :agent then agent.merge("MALLARD_AGENT_INTERVAL" => "600")
+  when :agent then agent.merge("MALLARD_AGENT_INTERVAL" => "600", "MALLARD_LEDGER_INTERVAL" => "600")
   else agent.merge("MALLARD_AGENT_INTERVAL" => "0.5")
   end
 end
