@@ -6,7 +6,8 @@
 # each variant: plain (the app's own config.ru, no agent), loaded (the agent's files required, not started), agent
 # (recording, its interval work idle during the count: MALLARD_AGENT_INTERVAL and MALLARD_LEDGER_INTERVAL 600,
 # since under valgrind's ~50x slowdown a 0.5 s interval would come ~50 times as often per request as it does
-# natively) and agent-0.5 (as mallard runs it: records every 0.5 s, the ledger every 2 s). Needs valgrind (Debian package valgrind).
+# natively) and agent-0.5 (as mallard runs it: records every 0.5 s, the ledger every 2 s). Needs valgrind (Debian
+# package valgrind).
 #   ruby bench/agent_instructions.rb [REQUESTS] [APP] [PATH]
 require_relative "support"
 require "net/http"
