@@ -12,6 +12,7 @@ require_relative "agent/middleware"
 require_relative "agent/job_middleware"
 require_relative "agent/sidekiq_hook"
 require_relative "agent/heap_dumper"
+require_relative "agent/ruby_state"
 
 module Mallard
   module Agent
@@ -49,11 +50,21 @@ module Mallard
         SidekiqHook.watch(env, @recorder)
         HeapDumper.start(env, origin: origin)
         Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
-        at_exit { @recorder.stop }
+        at_exit { stopped(origin) }
+        note_ruby("boot", origin)
         @recorder.start
       end
 
       private
+
+      def stopped(origin)
+        @recorder.stop
+        note_ruby("end", origin)
+      end
+
+      def note_ruby(at, origin)
+        @recorder.note(RubyState.line(at: at, time: Process.clock_gettime(Process::CLOCK_MONOTONIC) - origin))
+      end
 
       # The per-GC timeline is on by default on every Ruby, each from the source that costs it least. GC event
       # hooks (GcTimeline) cost little per GC, but on Ruby 3.1 and 3.2 any internal GC hook sends every allocation

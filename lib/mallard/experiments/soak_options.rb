@@ -8,7 +8,7 @@ module Mallard
     # meaningless or a crash halfway: the careless value costs one line, not a wasted soak.
     SoakOptions = Struct.new(:duration, :requests, :concurrency, :paths, :interval, :boot_timeout,
                              :allocator, :ruby_client, :max_error_pct, :drain_timeout, :rate, :cpus,
-                             keyword_init: true)
+                             :ruby, keyword_init: true)
 
     # Reopened rather than built in Struct.new's block, so that its limits are its own constants.
     class SoakOptions
@@ -32,12 +32,20 @@ module Mallard
 
       def self.defaults
         new(duration: 20.0, requests: nil, concurrency: 10, paths: ["/"], interval: 0.5, boot_timeout: 60.0,
-            allocator: nil, ruby_client: false, max_error_pct: 1.0, drain_timeout: 30.0, rate: nil, cpus: nil)
+            allocator: nil, ruby_client: false, max_error_pct: 1.0, drain_timeout: 30.0, rate: nil, cpus: nil,
+            ruby: nil)
       end
 
       # Where the subject and the load run (Cpus::Layout), chosen from --cpus by #validate!; not an option itself,
       # so that options.to_h (meta.json's copy) keeps what the user typed.
       attr_accessor :cpu_layout
+
+      # The Ruby the app runs on (Target::SubjectRuby), from --ruby (mallard's own without it); chosen by #validate!.
+      attr_writer :subject_ruby
+
+      def subject_ruby
+        @subject_ruby ||= Target::SubjectRuby.own
+      end
 
       # The default interval, made finer for short runs so that they still get MIN_SAMPLES.
       def self.default_interval(duration)
@@ -50,6 +58,7 @@ module Mallard
       # @raise [UsageError] naming the option and what it accepts
       def validate!(load: true, open_files: Process.getrlimit(:NOFILE).first, cpus: Cpus::Affinity.allowed)
         self.cpu_layout = Cpus::Layout.choose(self.cpus, available: cpus)
+        self.subject_ruby = ruby ? Target::SubjectRuby.resolve(ruby) : Target::SubjectRuby.own
         check_duration if load
         check_interval
         return self unless load

@@ -59,9 +59,13 @@ module Mallard
     # queues drained after it, in how long, with how many jobs left.
     WorkloadEnding = Value.define(:path, :exit, :drained, :drain_s, :left)
 
+    # The app's Ruby from inside one of its processes (Agent::RubyState), at "boot" (the agent's start) or "end"
+    # (its exit): whether YJIT was on then, and YJIT's code region and own allocations in bytes.
+    RubyState = Value.define(:t, :pid, :at, :version, :yjit, :yjit_code_region_bytes, :yjit_alloc_bytes)
+
     # Which model class each record kind becomes.
     RECORD_KINDS = { "total" => TotalSample, "memory" => ProcessSample, "agent" => AgentRecord,
-                     "jobs" => JobsSample }.freeze
+                     "jobs" => JobsSample, "ruby" => RubyState }.freeze
 
     # @param hash [Hash] a "gc" line
     # @return [Array<GcEvent>]

@@ -16,14 +16,17 @@ module Mallard
       def read(directory)
         samples = JsonLines.read(directory.file("samples.jsonl"))
         agent = JsonLines.read(directory.file("agent.jsonl"))
-        records = records(samples.records + agent.records)
         meta = Meta.from_h(directory.read_json("meta.json")) || Meta.new
-        SoakRun.new(path: directory.path, meta: meta,
-                    totals: records["total"], processes: records["memory"], agent: records["agent"],
-                    gc_events: records["gc"], gc_drops: records["gc_drop"], load: load_result(directory),
-                    jobs: records["jobs"], workload: WorkloadEnding.from_h(directory.read_json("workload.json")),
+        SoakRun.new(path: directory.path, meta: meta, **by_kind(records(samples.records + agent.records)),
+                    load: load_result(directory),
+                    workload: WorkloadEnding.from_h(directory.read_json("workload.json")),
                     summary: Summary::Soak.from_h(directory.read_json(summary_file(meta.command))),
                     skipped: samples.skipped + agent.skipped)
+      end
+
+      def by_kind(records)
+        { totals: records["total"], processes: records["memory"], agent: records["agent"], gc_events: records["gc"],
+          gc_drops: records["gc_drop"], jobs: records["jobs"], ruby_states: records["ruby"] }
       end
 
       # kind => its values in time order ([] for a kind the run has none of); a "gc" line holds many events, and

@@ -12,12 +12,13 @@ module Mallard
     # before load ended); jobs: a job worker's queues at each tick; workload: how a job worker's workload ended
     # (nil otherwise); summary: the stored summary.json, nil when the run never wrote one; skipped: damaged lines.
     SoakRun = Struct.new(:path, :meta, :totals, :processes, :agent, :gc_events, :gc_drops, :load, :jobs, :workload,
-                         :summary, :skipped, keyword_init: true) do
+                         :summary, :skipped, :ruby_states, keyword_init: true) do
       def phases = meta.phases || Phases.new
       def target = meta.target || TargetInfo.new
       def script? = target.kind == "script"
       def jobs? = target.jobs?
       def jobs = self[:jobs] || []
+      def ruby_states = self[:ruby_states] || []
 
       # What the subject's work is counted in: the agent's count and every slope's x axis.
       def unit = jobs? ? "jobs" : "requests"
