@@ -120,16 +120,9 @@ module Mallard
         allocator = @options.allocator && @catalog.fetch(@options.allocator)
         agent = { out: @run_dir.file("agent.jsonl"), t0: @t0, interval: @options.interval }
         Target::SubjectEnvironment.build(allocator_env: allocator ? allocator.env : {}, agent: agent,
-                                         requires: allocator ? allocator.ruby_requires : [], ruby: ruby_env)
+                                         requires: allocator ? allocator.ruby_requires : [],
+                                         ruby: @options.subject_ruby.subject_env)
                                   .merge(@ticker&.env || {})
-      end
-
-      # The app's Ruby first on its PATH, with mallard's extensions built for it (once per Ruby, cached).
-      def ruby_env
-        ruby = @options.subject_ruby
-        return {} if ruby.own?
-
-        ruby.env(ext_dir: ExtensionBuild.new(ruby: ruby.path).call)
       end
 
       # A configuration that did not take effect is an error, never a result. A script is "up" the

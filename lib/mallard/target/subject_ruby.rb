@@ -33,7 +33,10 @@ module Mallard
 
         out, status = Open3.capture2e(CLEAN, expanded, "--disable-gems", "-e", ASK)
         lines = out.lines(chomp: true)
-        raise UsageError, "--ruby #{path} is not a Ruby that runs: #{lines.last(2).join(' ')}" unless status.success?
+        unless status.success? && lines.size >= 5
+          said = lines.last(2).join(" ")
+          raise UsageError, "--ruby #{path} is not a Ruby that runs (#{said.empty? ? 'it printed nothing' : said})"
+        end
 
         new(*lines.first(5))
       rescue SystemCallError => e
@@ -65,6 +68,14 @@ module Mallard
         path = [bindir, base["PATH"]].compact.join(File::PATH_SEPARATOR)
         { "PATH" => path, **CLEAN.slice("GEM_HOME", "GEM_PATH"),
           **(ext_dir ? { ExtensionAbi::ROOT_VARIABLE => File.dirname(ext_dir) } : {}) }
+      end
+
+      # For SubjectEnvironment: nothing for mallard's own Ruby; for another, its PATH, with mallard's extensions
+      # built for it (once per Ruby ABI, cached). Built here, just before the app first starts on it.
+      def subject_env
+        return {} if own?
+
+        @subject_env ||= env(ext_dir: ExtensionBuild.new(ruby: @path).call)
       end
 
       # For meta.json: the Ruby as asked from outside; YJIT on or off is read from inside the app (the agent).

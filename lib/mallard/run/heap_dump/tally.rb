@@ -21,6 +21,8 @@ module Mallard
         NAME_KEY = '"name":"'
         ADDRESS_START = 12 # after {"address":"
         ROOT_MARK = 116 # the "t" of {"type":"ROOT": a root lists references, it is no object
+        # Ruby 3.3+ also dumps its object shapes ({"address":…, "type":"SHAPE", "id":…}): no objects either.
+        SHAPE = 'SHAPE"'
         BACKSLASH = 92
         CLASS_TYPES = { 67 => "CLASS\"", 77 => "MODULE\"" }.freeze
 
@@ -44,8 +46,11 @@ module Mallard
         def add(line)
           return if line.getbyte(2) == ROOT_MARK
 
+          type_at = line.index(TYPE, ADDRESS_START)
+          return if type_at && line.byteslice(type_at + 8, 6) == SHAPE
+
           @objects += 1
-          class_name(line)
+          class_name(line, type_at) if type_at
           at = line.rindex(GENERATION)
           traced(line, at) if at
         end
@@ -76,10 +81,7 @@ module Mallard
         end
 
         # Classes and modules by address, for the objects' class names.
-        def class_name(line)
-          type_at = line.index(TYPE, ADDRESS_START)
-          return unless type_at
-
+        def class_name(line, type_at)
           kind = CLASS_TYPES[line.getbyte(type_at + 8)]
           return unless kind && line.byteslice(type_at + 8, kind.bytesize) == kind
 
