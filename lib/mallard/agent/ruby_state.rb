@@ -12,8 +12,9 @@ module Mallard
 
       # @param at [String] "boot" or "end"
       # @param time [Float] seconds on the run's clock
-      def line(at:, time:)
-        "#{JSON.generate({ kind: 'ruby', t: time.round(6), pid: Process.pid, at: at, **read })}\n"
+      # @param notes [Hash] more for the line: the per-GC timeline's source, why not the hooks
+      def line(at:, time:, **notes)
+        "#{JSON.generate({ kind: 'ruby', t: time.round(6), pid: Process.pid, at: at, **read, **notes })}\n"
       end
 
       def read

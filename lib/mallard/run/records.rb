@@ -60,8 +60,10 @@ module Mallard
     WorkloadEnding = Value.define(:path, :exit, :drained, :drain_s, :left)
 
     # The app's Ruby from inside one of its processes (Agent::RubyState), at "boot" (the agent's start) or "end"
-    # (its exit): whether YJIT was on then, and YJIT's code region and own allocations in bytes.
-    RubyState = Value.define(:t, :pid, :at, :version, :yjit, :yjit_code_region_bytes, :yjit_alloc_bytes)
+    # (its exit): whether YJIT was on then, and YJIT's code region and own allocations in bytes; which per-GC
+    # timeline the agent runs ("hooks", "profiler"), and why not the hooks when it fell back.
+    RubyState = Value.define(:t, :pid, :at, :version, :yjit, :yjit_code_region_bytes, :yjit_alloc_bytes,
+                             :gc_timeline, :hooks_unavailable)
 
     # Which model class each record kind becomes.
     RECORD_KINDS = { "total" => TotalSample, "memory" => ProcessSample, "agent" => AgentRecord,
