@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "tmpdir"
+require "net/http"
 require_relative "../support/rubies"
 
 # Everything mallard puts inside an app, run on Ruby 3.3.8 built here (bin/rubies) with YJIT on: the agent and its
@@ -83,7 +84,30 @@ class Ruby33InAppTest < Minitest::Test
     end
   end
 
+  # The exporter on the jemalloc-linked 3.3: its allocator linked, its statistics from jemalloc, trims counted.
+  def test_the_exporter_on_ruby33
+    port = Mallard::Target::FreePort.pick
+    env = Rubies.env(Rubies::JEMALLOC).merge("RUBYOPT" => "-I#{LIB} -rmallard/exporter -rmallard/trim",
+                                             "MALLARD_METRICS" => "127.0.0.1:#{port}")
+    pid = Process.spawn(env, Rubies.path(Rubies::JEMALLOC), "-e", "loop { GC.start; sleep 0.1 }", err: File::NULL)
+    text = nil
+    Timeout.timeout(20) { sleep 0.1 until (text = scrape(port))&.include?("ruby_malloc_trims") }
+
+    assert_match(/^ruby_allocator_info\{[^}]*allocator="jemalloc"[^}]*via="linked"/, text)
+    assert_match(/^ruby_malloc_in_use_bytes\{[^}]*\} [1-9]/, text)
+    assert_match(/^ruby_gc_runs_total\{[^}]*\} [1-9]/, text)
+  ensure
+    Process.kill("KILL", pid) if pid
+    Process.wait(pid) if pid
+  end
+
   private
+
+  def scrape(port)
+    Net::HTTP.get(URI("http://127.0.0.1:#{port}/metrics"))
+  rescue SystemCallError, Net::ReadTimeout, Net::OpenTimeout, EOFError
+    nil
+  end
 
   # @return [Array(Hash, Hash, String)] what the app said, agent.jsonl's records by kind, its stderr
   def run_in_app(ruby, extra_env = {})
