@@ -51,7 +51,8 @@ module Mallard
         @err.puts "mallard: #{@measure.soak.cpu_layout.description}"
         Experiments::Compare.new(target: target, options: @measure.soak, configs: configs, repeat: @cli[:repeat],
                                  run_dir: run_dir, reporter: reporter, command_line: ["compare", *argv],
-                                 until_resolved: @cli[:until_resolved], budget_s: @cli[:budget_s] || DEFAULT_BUDGET_S)
+                                 until_resolved: @cli[:until_resolved], budget_s: @cli[:budget_s] || DEFAULT_BUDGET_S,
+                                 rubies: @rubies)
       end
 
       # Every configuration in the catalog unless told otherwise; unavailable ones stay in the
@@ -79,6 +80,7 @@ module Mallard
         raise UsageError, "--allocators lists no configuration; name one or more, or leave it out" if configs.empty?
 
         check_resolution
+        @rubies = rubies(@cli[:rubies]) if @cli[:rubies]
 
         configs.each { |name| Allocators::Catalog.default.fetch(name) } # a name twice is an A/A row, not a typo
       end
@@ -91,6 +93,21 @@ module Mallard
         return unless @cli[:budget_s] && pct.nil?
 
         raise UsageError, "--budget goes with --until-resolved (it bounds the repeats that adds)"
+      end
+
+      # --rubies NAME=PATH,...: each checked as --ruby is, before anything starts.
+      def rubies(list)
+        raise UsageError, "give --ruby or --rubies, not both" if @measure.soak.ruby
+
+        pairs = list.to_h do |item|
+          name, path = item.split("=", 2)
+          raise UsageError, "--rubies takes NAME=PATH,NAME=PATH, not #{item}" if name.to_s.empty? || path.to_s.empty?
+
+          [name, path]
+        end
+        raise UsageError, "--rubies names a Ruby twice: #{list.join(',')}" if pairs.size < list.size
+
+        pairs.transform_values { |path| Target::SubjectRuby.resolve(path) }
       end
 
       # The demo measures its own app: a target given to it would be measured instead, or refused late.
@@ -106,6 +123,10 @@ module Mallard
           @measure.define(opts)
           opts.on("--allocators LIST", Array, "configurations to compare, baseline first (default: all)") do |list|
             @cli[:configs] = list
+          end
+          opts.on("--rubies LIST", Array,
+                  "NAME=PATH,...: every configuration on each Ruby (rows NAME/CONFIG)") do |list|
+            @cli[:rubies] = list
           end
           opts.on("--repeat N", Integer, "runs per configuration (default 3)") { |v| @cli[:repeat] = v }
           opts.on("--until-resolved PCT", Float, "add interleaved repeats until every memory and CPU interval " \

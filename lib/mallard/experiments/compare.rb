@@ -13,9 +13,20 @@ module Mallard
     # the summary says it was interrupted.
     class Compare
       # One row of the comparison while it is measured.
-      Row = Struct.new(:label, :allocator, :runs, :invalid_runs, :failure) do
-        def initialize(label, allocator)
-          super(label, allocator, [], [], nil)
+      # ruby: the Target::SubjectRuby it runs on with --rubies (nil: the soak options' own).
+      Row = Struct.new(:label, :allocator, :runs, :invalid_runs, :failure, :ruby) do
+        def initialize(label, allocator, ruby = nil)
+          super(label, allocator, [], [], nil, ruby)
+          self.failure = { reason: refusal, output_tail: [] } if refusal
+        end
+
+        # A Ruby linked with an allocator runs that one whatever the environment asks: glibc cannot be had of a
+        # jemalloc-linked Ruby, so the row is refused before anything runs, not measured as something else.
+        def refusal
+          linked = ruby&.linked_allocator
+          return if linked.nil? || linked == allocator.malloc
+
+          "#{ruby.path} is linked with #{linked}: it cannot run #{allocator.name} (#{allocator.malloc}'s malloc)"
         end
 
         def measurable?
@@ -31,11 +42,13 @@ module Mallard
       # @param command_line [Array<String>] mallard's own arguments, for meta.json
       # @param until_resolved [Float, nil] add interleaved rounds until every memory and CPU interval against the
       #   baseline is narrower than ±this many points (Analysis::Resolution), or budget_s is spent
+      # @param rubies [Hash{String=>Target::SubjectRuby}, nil] --rubies: every configuration on each, rows NAME/CONFIG
       def initialize(target:, options:, configs:, repeat:, run_dir:, reporter:, catalog: Allocators::Catalog.default,
-                     command_line: [], until_resolved: nil, budget_s: nil)
+                     command_line: [], until_resolved: nil, budget_s: nil, rubies: nil)
         @target = target
         @options = options
-        @rows = label(configs).map { |row_label, name| Row.new(row_label, catalog.fetch(name)) }
+        @rubies = rubies
+        @rows = rows(configs, catalog)
         @repeat = repeat
         @run_dir = run_dir
         @reporter = reporter
@@ -91,6 +104,14 @@ module Mallard
         Run::Outcome.interrupted("signal", "mallard received #{Signals.received}")
       end
 
+      def rows(configs, catalog)
+        return label(configs).map { |row_label, name| Row.new(row_label, catalog.fetch(name)) } unless @rubies
+
+        @rubies.flat_map do |ruby_name, ruby|
+          label(configs).map { |row_label, name| Row.new("#{ruby_name}/#{row_label}", catalog.fetch(name), ruby) }
+        end
+      end
+
       def label(names)
         seen = Hash.new(0)
         names.map do |name|
@@ -144,7 +165,10 @@ module Mallard
         attempt = @retries[row.label].positive? ? "-retry#{@retries[row.label]}" : ""
         name = "#{row.label.tr('#', '-')}-#{index}#{attempt}"
         run_dir = Run::Directory.create(command: "soak", out: @run_dir.file(name))
-        options = @options.dup.tap { |o| o.allocator = row.allocator.name }
+        options = @options.dup.tap do |o|
+          o.allocator = row.allocator.name
+          o.subject_ruby = row.ruby if row.ruby
+        end
         Soak.new(target: @target, options: options, run_dir: run_dir, reporter: @reporter, catalog: @catalog,
                  command_line: @command_line).call
       end
@@ -205,7 +229,7 @@ module Mallard
                                                          options: @options, configs: @rows.map(&:label),
                                                          cpu_layout: @options.cpu_layout,
                                                          until_resolved: @until_resolved, budget_s: @budget_s,
-                                                         repeat: @repeat))
+                                                         repeat: @repeat, rubies: @rubies&.transform_values(&:to_h)))
       end
     end
   end

@@ -25,7 +25,7 @@ module Mallard
     # cpu_layout says which the subject and the load ran on (Cpus::Layout).
     # subject_ruby: the app's Ruby (Target::SubjectRuby#to_h), with YJIT as the app saw it (Analysis::RubyFigures).
     Meta = Value.define(:schema_version, :command, :argv, :mallard_version, :ruby, :kernel, :cpus, :options,
-                        :subject_pid, :configs, :repeat, :until_resolved, :budget_s, :subject_ruby,
+                        :subject_pid, :configs, :repeat, :until_resolved, :budget_s, :subject_ruby, :rubies,
                         target: TargetInfo,
                         phases: Phases,
                         cpu_layout: Cpus::Layout)
