@@ -52,7 +52,7 @@ module Mallard
         Experiments::Compare.new(target: target, options: @measure.soak, configs: configs, repeat: @cli[:repeat],
                                  run_dir: run_dir, reporter: reporter, command_line: ["compare", *argv],
                                  until_resolved: @cli[:until_resolved], budget_s: @cli[:budget_s] || DEFAULT_BUDGET_S,
-                                 rubies: @rubies)
+                                 rubies: @rubies, yjit: @yjit)
       end
 
       # Every configuration in the catalog unless told otherwise; unavailable ones stay in the
@@ -66,6 +66,7 @@ module Mallard
         return if @cli[:help]
 
         validate!
+        @yjit = yjit_axis
         target = @measure.target(app ? demo_operands(operands, command, app) : operands, command)
         @measure.check_outputs!(@cli)
         target
@@ -93,6 +94,19 @@ module Mallard
         return unless @cli[:budget_s] && pct.nil?
 
         raise UsageError, "--budget goes with --until-resolved (it bounds the repeats that adds)"
+      end
+
+      # --yjit on,off: an axis of rows (a single mode applies to every row, as in soak).
+      def yjit_axis
+        modes = @measure.soak.yjit.to_s.split(",")
+        return if modes.size < 2
+
+        unless modes.uniq == modes && (modes - Experiments::SoakOptions::YJIT_MODES).empty?
+          raise UsageError, "--yjit takes on, off or on,off, not #{@measure.soak.yjit}"
+        end
+
+        @measure.soak.yjit = nil
+        modes
       end
 
       # --rubies NAME=PATH,...: each checked as --ruby is, before anything starts.

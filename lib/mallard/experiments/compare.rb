@@ -14,9 +14,10 @@ module Mallard
     class Compare
       # One row of the comparison while it is measured.
       # ruby: the Target::SubjectRuby it runs on with --rubies (nil: the soak options' own).
-      Row = Struct.new(:label, :allocator, :runs, :invalid_runs, :failure, :ruby) do
-        def initialize(label, allocator, ruby = nil)
-          super(label, allocator, [], [], nil, ruby)
+      # yjit: "on" or "off" with --yjit on,off (nil: the soak options' own).
+      Row = Struct.new(:label, :allocator, :runs, :invalid_runs, :failure, :ruby, :yjit) do
+        def initialize(label, allocator, ruby = nil, yjit = nil)
+          super(label, allocator, [], [], nil, ruby, yjit)
           self.failure = { reason: refusal, output_tail: [] } if refusal
         end
 
@@ -43,11 +44,13 @@ module Mallard
       # @param until_resolved [Float, nil] add interleaved rounds until every memory and CPU interval against the
       #   baseline is narrower than ±this many points (Analysis::Resolution), or budget_s is spent
       # @param rubies [Hash{String=>Target::SubjectRuby}, nil] --rubies: every configuration on each, rows NAME/CONFIG
+      # @param yjit [Array<String>, nil] --yjit on,off: every row with YJIT on and off (rows …/yjit-on, …/yjit-off)
       def initialize(target:, options:, configs:, repeat:, run_dir:, reporter:, catalog: Allocators::Catalog.default,
-                     command_line: [], until_resolved: nil, budget_s: nil, rubies: nil)
+                     command_line: [], until_resolved: nil, budget_s: nil, rubies: nil, yjit: nil)
         @target = target
         @options = options
         @rubies = rubies
+        @yjit = yjit
         @rows = rows(configs, catalog)
         @repeat = repeat
         @run_dir = run_dir
@@ -105,10 +108,13 @@ module Mallard
       end
 
       def rows(configs, catalog)
-        return label(configs).map { |row_label, name| Row.new(row_label, catalog.fetch(name)) } unless @rubies
-
-        @rubies.flat_map do |ruby_name, ruby|
-          label(configs).map { |row_label, name| Row.new("#{ruby_name}/#{row_label}", catalog.fetch(name), ruby) }
+        rubies = @rubies || { nil => nil }
+        rubies.flat_map do |ruby_name, ruby|
+          label(configs).flat_map do |row_label, name|
+            (@yjit || [nil]).map do |mode|
+              Row.new([ruby_name, row_label, mode && "yjit-#{mode}"].compact.join("/"), catalog.fetch(name), ruby, mode)
+            end
+          end
         end
       end
 
@@ -139,12 +145,26 @@ module Mallard
         return if summary.outcome.signalled? # the comparison stops; this run stays in its directory
         return fail_row(row, summary.reason, []) unless summary.complete?
 
+        yjit = yjit_problem(row)
+        return fail_row(row, yjit, []) if yjit
+
         figures = figures(summary)
         return accept(row, figures, summary) if summary.valid?
 
         row.invalid_runs << figures
         @reporter.run_invalid(label: row.label, problems: figures.problems)
         retry_run(row, index)
+      end
+
+      # YJIT as the app saw itself at its end (meta.json's subject_ruby): an initializer may turn it on whatever
+      # the environment said, and then the row is not what it claims.
+      def yjit_problem(row)
+        return unless row.yjit
+
+        seen = (Run::SoakReader.read(@last_run_dir).meta.subject_ruby || {})["yjit_at_end"]
+        return if seen == (row.yjit == "on")
+
+        "YJIT was #{{ true => 'on', false => 'off' }.fetch(seen, 'not reported')} in the app, not #{row.yjit}"
       end
 
       def accept(row, figures, summary)
@@ -164,10 +184,11 @@ module Mallard
       def soak(row, index)
         attempt = @retries[row.label].positive? ? "-retry#{@retries[row.label]}" : ""
         name = "#{row.label.tr('#', '-')}-#{index}#{attempt}"
-        run_dir = Run::Directory.create(command: "soak", out: @run_dir.file(name))
+        run_dir = @last_run_dir = Run::Directory.create(command: "soak", out: @run_dir.file(name))
         options = @options.dup.tap do |o|
           o.allocator = row.allocator.name
           o.subject_ruby = row.ruby if row.ruby
+          o.yjit = row.yjit if row.yjit
         end
         Soak.new(target: @target, options: options, run_dir: run_dir, reporter: @reporter, catalog: @catalog,
                  command_line: @command_line).call

@@ -122,7 +122,7 @@ module Mallard
         Target::SubjectEnvironment.build(allocator_env: allocator ? allocator.env : {}, agent: agent,
                                          requires: allocator ? allocator.ruby_requires : [],
                                          ruby: @options.subject_ruby.subject_env)
-                                  .merge(@ticker&.env || {})
+                                  .merge(@options.yjit_env).merge(@ticker&.env || {})
       end
 
       # A configuration that did not take effect is an error, never a result. A script is "up" the

@@ -8,7 +8,7 @@ module Mallard
     # meaningless or a crash halfway: the careless value costs one line, not a wasted soak.
     SoakOptions = Struct.new(:duration, :requests, :concurrency, :paths, :interval, :boot_timeout,
                              :allocator, :ruby_client, :max_error_pct, :drain_timeout, :rate, :cpus,
-                             :ruby, keyword_init: true)
+                             :ruby, :yjit, keyword_init: true)
 
     # Reopened rather than built in Struct.new's block, so that its limits are its own constants.
     class SoakOptions
@@ -27,6 +27,7 @@ module Mallard
       # An open-loop rate beyond what one wrk on loopback can send is a typo, not a plan.
       MAX_RATE = 1_000_000
       MAX_BOOT_TIMEOUT = 3600
+      YJIT_MODES = %w[on off].freeze
       # Descriptors wrk (or mallard) needs besides its connections: stdio, epoll, the script, logs.
       SPARE_FILES = 32
 
@@ -59,6 +60,7 @@ module Mallard
       def validate!(load: true, open_files: Process.getrlimit(:NOFILE).first, cpus: Cpus::Affinity.allowed)
         self.cpu_layout = Cpus::Layout.choose(self.cpus, available: cpus)
         self.subject_ruby = ruby ? Target::SubjectRuby.resolve(ruby) : Target::SubjectRuby.own
+        check_yjit
         check_duration if load
         check_interval
         return self unless load
@@ -71,7 +73,23 @@ module Mallard
         self
       end
 
+      # RUBY_YJIT_ENABLE for --yjit on (1) and off (unset); nothing without --yjit. Whether it took is read from
+      # inside the app (meta.json's subject_ruby): an initializer may still turn YJIT on.
+      def yjit_env
+        return {} unless yjit
+
+        { "RUBY_YJIT_ENABLE" => yjit == "on" ? "1" : nil }
+      end
+
       private
+
+      def check_yjit
+        return if yjit.nil?
+        raise UsageError, "--yjit takes on or off, not #{yjit}" unless YJIT_MODES.include?(yjit)
+        return if yjit == "off" || subject_ruby.yjit_built
+
+        raise UsageError, "--yjit on: #{subject_ruby.path} (Ruby #{subject_ruby.version}) was built without YJIT"
+      end
 
       def check_duration
         return if duration.finite? && duration.between?(MIN_DURATION, MAX_DURATION)
