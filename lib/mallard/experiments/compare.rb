@@ -156,12 +156,14 @@ module Mallard
         retry_run(row, index)
       end
 
-      # YJIT as the app saw itself at its end (meta.json's subject_ruby): an initializer may turn it on whatever
-      # the environment said, and then the row is not what it claims.
+      # YJIT as the app saw itself at its end (meta.json's subject_ruby; at its boot when a process killed at the end
+      # could not say): an initializer may turn it on whatever the environment said, and then the row is not what
+      # it claims.
       def yjit_problem(row)
         return unless row.yjit
 
-        seen = (Run::SoakReader.read(@last_run_dir).meta.subject_ruby || {})["yjit_at_end"]
+        ruby = Run::SoakReader.read(@last_run_dir).meta.subject_ruby || {}
+        seen = ruby.fetch("yjit_at_end", nil).then { |at_end| at_end.nil? ? ruby["yjit_at_boot"] : at_end }
         return if seen == (row.yjit == "on")
 
         "YJIT was #{{ true => 'on', false => 'off' }.fetch(seen, 'not reported')} in the app, not #{row.yjit}"
