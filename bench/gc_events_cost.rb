@@ -27,6 +27,8 @@ ruby = subject_ruby.path
 ruby_env = subject_ruby.own? ? {} : subject_ruby.subject_env.merge("RUBY_YJIT_ENABLE" => "1")
 # The extensions built for that Ruby come first on the probes' load path (lib/mallard's are for mallard's Ruby).
 ext_lib = ruby_env["MALLARD_EXT_DIR"] && Mallard::ExtensionBuild.new(ruby: ruby).call
+# The probes run on that Ruby without mallard's bundle (bundle exec's RUBYOPT names mallard's Ruby's gems).
+probe_env = subject_ruby.own? ? {} : ruby_env.merge("RUBYOPT" => nil, "RUBYLIB" => nil, "BUNDLE_GEMFILE" => nil)
 stats = Mallard::Analysis::Statistics
 sources = %i[off profiler hooks]
 rps = sources.to_h { |source| [source, []] }
@@ -110,7 +112,7 @@ puts "memory across #{gcs} minor GCs, after 5,000 that fill the ring once; the r
      "#{Mallard::GcEvents::RING_BYTES / 1024} KiB of static memory (#{Mallard::GcEvents::RING_SIZE} entries)"
 { "drained" => "ring, drained", "undrained" => "ring, never drained", "profiler" => "profiler timeline",
   "kept" => "GC::Profiler alone" }.each do |variant, label|
-  growth, held, dropped = IO.popen(ruby_env, [ruby, *load_path, "-e", memory_probe, variant, gcs.to_s], &:read)
+  growth, held, dropped = IO.popen(probe_env, [ruby, *load_path, "-e", memory_probe, variant, gcs.to_s], &:read)
                             .split.map(&:to_i)
   puts format("  %-20s RSS growth %6d KiB, records held %7d, dropped %7d", label, growth, held, dropped)
 end
@@ -142,7 +144,7 @@ interleaved = lambda do |probe, *args|
   figures = sources.to_h { |source| [source, []] }
   rounds.times do |round|
     sources.rotate(round % sources.size).each do |source|
-      figures[source] << Float(IO.popen(ruby_env, [ruby, *load_path, "-e", probe, source.to_s, *args], &:read))
+      figures[source] << Float(IO.popen(probe_env, [ruby, *load_path, "-e", probe, source.to_s, *args], &:read))
     end
   end
   figures

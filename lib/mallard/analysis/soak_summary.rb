@@ -33,7 +33,8 @@ module Mallard
           run_dir: Text.scrub(run.path), skipped_lines: run.skipped, target: run.target,
           allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), **work,
           app: AppFigures.call(run.agent, run.load), gc: gc(run), live_set: live_set,
-          script: script_figures(run), validity: Validity.call(run), series: series(run, verdict, live_set)
+          script: script_figures(run), validity: Validity.call(run), series: series(run, verdict, live_set),
+          ruby: run.meta.subject_ruby
         )
       end
 

@@ -74,8 +74,9 @@ module Mallard
       def valid? = Array(problems).empty?
     end
 
-    # One soak: how it ended, the verdict, every figure and every series the views show.
-    Soak = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :skipped_lines,
+    # One soak: how it ended, the verdict, every figure and every series the views show; ruby: the app's Ruby
+    # (meta.json's subject_ruby: version, YJIT on or off from inside, YJIT's memory).
+    Soak = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :skipped_lines, :ruby,
                         target: Run::TargetInfo, allocator: Run::AllocatorInfo, verdict: Verdict, memory: Memory,
                         load: Load, jobs: Jobs, app: App, gc: Gc, live_set: LiveSet, script: Script,
                         validity: Validity,
