@@ -25,4 +25,8 @@ Gem::Specification.new do |spec|
   spec.bindir = "exe"
   spec.executables = ["mallard"]
   spec.require_paths = ["lib"]
+
+  # CPU pinning calls sched_setaffinity through Fiddle, a bundled gem from Ruby 4.0 on: under Bundler it loads
+  # only when the bundle has it.
+  spec.add_dependency "fiddle", ">= 1.0"
 end

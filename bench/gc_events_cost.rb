@@ -11,7 +11,9 @@
 # 3. memory: RSS growth of a Ruby process across many GCs with the ring (drained as the agent does, and never
 #    drained, so every GC past the ring is dropped), with the profiler timeline, and, for comparison, with
 #    GC::Profiler left to keep every record.
-#   ruby bench/gc_events_cost.rb [ROUNDS] [SECONDS] [APP] [GCS]
+#   ruby bench/gc_events_cost.rb [ROUNDS] [SECONDS] [APP] [GCS] [RUBY]
+# RUBY: the app and the probes run on that Ruby (e.g. bin/rubies' 3.3.8, where the hooks are the default), with
+# YJIT on and mallard's extensions built for it; mallard's own Ruby without it.
 require_relative "support"
 require "json"
 require "rbconfig"
@@ -20,6 +22,13 @@ rounds = Integer(ARGV.fetch(0, 8))
 seconds = Integer(ARGV.fetch(1, 5))
 app = ARGV.fetch(2, "stable")
 gcs = Integer(ARGV.fetch(3, 200_000))
+subject_ruby = ARGV[4] ? Mallard::Target::SubjectRuby.resolve(ARGV[4]) : Mallard::Target::SubjectRuby.own
+ruby = subject_ruby.path
+ruby_env = subject_ruby.own? ? {} : subject_ruby.subject_env.merge("RUBY_YJIT_ENABLE" => "1")
+# The extensions built for that Ruby come first on the probes' load path (lib/mallard's are for mallard's Ruby).
+ext_lib = ruby_env["MALLARD_EXT_DIR"] && Mallard::ExtensionBuild.new(ruby: ruby).call
+# The probes run on that Ruby without mallard's bundle (bundle exec's RUBYOPT names mallard's Ruby's gems).
+probe_env = subject_ruby.own? ? {} : ruby_env.merge("RUBYOPT" => nil, "RUBYLIB" => nil, "BUNDLE_GEMFILE" => nil)
 stats = Mallard::Analysis::Statistics
 sources = %i[off profiler hooks]
 rps = sources.to_h { |source| [source, []] }
@@ -36,7 +45,8 @@ end
 
 (seconds.positive? ? rounds : 0).times do |round| # SECONDS 0: skip the throughput part
   sources.rotate(round % sources.size).each do |source|
-    Bench.with_puma(app, agent: true, extra_env: { "MALLARD_GC_EVENTS" => source.to_s }) do |url, _subject, run_dir|
+    Bench.with_puma(app, agent: true,
+                         extra_env: ruby_env.merge("MALLARD_GC_EVENTS" => source.to_s)) do |url, _subject, run_dir|
       Bench.wrk(url, duration: 1) # warm the server up; not counted
       rps[source] << Bench.wrk(url, duration: seconds).rps
       next if source == :off
@@ -47,7 +57,8 @@ end
 end
 
 if seconds.positive?
-  puts "app: #{app}, #{rounds} interleaved rounds of #{seconds} s, wrk -c 10, agent on in all"
+  puts "app: #{app} on Ruby #{subject_ruby.version}#{' with YJIT' if ruby_env.any?}, #{rounds} interleaved rounds " \
+       "of #{seconds} s, wrk -c 10, agent on in all"
   gc_rate.each do |source, rates|
     puts format("  GCs recorded per second of each run (boot, warm-up, load), %-8s median %.0f", source,
                 stats.median(rates))
@@ -95,12 +106,13 @@ memory_probe = <<~RUBY
   puts [rss.call - before, held, dropped].join(" ")
 RUBY
 lib = File.expand_path("../lib", __dir__)
+load_path = [*(["-I#{ext_lib}"] if ext_lib), "-I#{lib}"]
 require "mallard/gc_events_ext"
 puts "memory across #{gcs} minor GCs, after 5,000 that fill the ring once; the ring is " \
      "#{Mallard::GcEvents::RING_BYTES / 1024} KiB of static memory (#{Mallard::GcEvents::RING_SIZE} entries)"
 { "drained" => "ring, drained", "undrained" => "ring, never drained", "profiler" => "profiler timeline",
   "kept" => "GC::Profiler alone" }.each do |variant, label|
-  growth, held, dropped = IO.popen([RbConfig.ruby, "-I#{lib}", "-e", memory_probe, variant, gcs.to_s], &:read)
+  growth, held, dropped = IO.popen(probe_env, [ruby, *load_path, "-e", memory_probe, variant, gcs.to_s], &:read)
                             .split.map(&:to_i)
   puts format("  %-20s RSS growth %6d KiB, records held %7d, dropped %7d", label, growth, held, dropped)
 end
@@ -132,7 +144,7 @@ interleaved = lambda do |probe, *args|
   figures = sources.to_h { |source| [source, []] }
   rounds.times do |round|
     sources.rotate(round % sources.size).each do |source|
-      figures[source] << Float(IO.popen([RbConfig.ruby, "-I#{lib}", "-e", probe, source.to_s, *args], &:read))
+      figures[source] << Float(IO.popen(probe_env, [ruby, *load_path, "-e", probe, source.to_s, *args], &:read))
     end
   end
   figures
@@ -162,7 +174,7 @@ alloc_probe = <<~RUBY
   puts cpu.call - began
 RUBY
 loop_cpu = interleaved.call(alloc_probe)
-puts "CPU of an allocation-bound loop (40 million strings), Ruby #{RUBY_VERSION}, #{rounds} interleaved rounds"
+puts "CPU of an allocation-bound loop (40 million strings), Ruby #{subject_ruby.version}, #{rounds} interleaved rounds"
 loop_cpu.each do |source, values|
   puts format("  timeline %-8s median %.2f s  (%s)", source, stats.median(values), listed.call(values))
 end

@@ -278,14 +278,13 @@ string_at(struct scan *s, const char *line, size_t len, size_t from)
 }
 
 static void
-class_name(struct scan *s, const char *line, size_t len)
+class_name(struct scan *s, const char *line, size_t len, const char *type)
 {
-    const char *type, *kind, *name, *superclass, *expected;
+    const char *kind, *name, *superclass, *expected;
     struct class_record *record;
     size_t kind_len;
     int included;
 
-    if (len <= ADDRESS_START || !(type = find(line + ADDRESS_START, len - ADDRESS_START, KEY(TYPE)))) return;
     kind = type + sizeof(TYPE) - 1;
     if (kind >= line + len) return;
     if (*kind == 'C') expected = "CLASS\"";
@@ -397,11 +396,15 @@ traced(struct scan *s, const char *line, size_t len, size_t at)
 static void
 scan_line(struct scan *s, const char *line, size_t len)
 {
-    const char *generation;
+    const char *generation, *type = NULL;
 
     if (len > 2 && line[2] == 't') return; /* {"type":"ROOT", ... */
+    if (len > ADDRESS_START) type = find(line + ADDRESS_START, len - ADDRESS_START, KEY(TYPE));
+    /* Ruby 3.3+ also dumps its object shapes ({"address":..., "type":"SHAPE", "id":...}): no objects either. */
+    if (type && (size_t)(line + len - type) >= sizeof(TYPE) - 1 + 6 && memcmp(type + sizeof(TYPE) - 1, "SHAPE\"", 6) == 0)
+        return;
     s->objects++;
-    class_name(s, line, len);
+    if (type) class_name(s, line, len, type);
     generation = find_last(line, len, KEY(GENERATION));
     if (generation) traced(s, line, len, (size_t)(generation - line));
 }

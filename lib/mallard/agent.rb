@@ -12,6 +12,7 @@ require_relative "agent/middleware"
 require_relative "agent/job_middleware"
 require_relative "agent/sidekiq_hook"
 require_relative "agent/heap_dumper"
+require_relative "agent/ruby_state"
 
 module Mallard
   module Agent
@@ -43,17 +44,31 @@ module Mallard
         return if path.nil? || path.empty?
 
         origin = origin_from(env)
+        @timeline_note = {}
         @recorder = Recorder.new(path: path, interval: interval_from(env), origin: origin,
                                  owner: Owner.from_env(env), gc_timeline: gc_timeline(env, origin),
                                  jobs: env[SidekiqHook::VARIABLE] == "on", ledger: ledger(env, origin))
         SidekiqHook.watch(env, @recorder)
         HeapDumper.start(env, origin: origin)
         Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
-        at_exit { @recorder.stop }
+        at_exit { stopped(origin) }
+        note_ruby("boot", origin)
         @recorder.start
       end
 
       private
+
+      def stopped(origin)
+        @recorder.stop
+        note_ruby("end", origin)
+      end
+
+      # With which per-GC timeline, and why not the hooks, when they could not run (say, no extension built for
+      # this Ruby): the run says so, not only the app's log.
+      def note_ruby(at, origin)
+        @recorder.note(RubyState.line(at: at, time: Process.clock_gettime(Process::CLOCK_MONOTONIC) - origin,
+                                      **@timeline_note))
+      end
 
       # The per-GC timeline is on by default on every Ruby, each from the source that costs it least. GC event
       # hooks (GcTimeline) cost little per GC, but on Ruby 3.1 and 3.2 any internal GC hook sends every allocation
@@ -65,9 +80,25 @@ module Mallard
         return unless source
 
         reason = source.start
-        return source.new(origin: origin) unless reason
+        return timeline(source, origin) unless reason
+        return fallback(reason, origin) if source == GcTimeline && env["MALLARD_GC_EVENTS"] != "hooks"
 
         warn "mallard agent: per-GC timing is unavailable (#{reason}); the interval records still carry GC counts"
+        nil
+      end
+
+      def timeline(source, origin)
+        @timeline_note[:gc_timeline] ||= source == GcTimeline ? "hooks" : "profiler"
+        source.new(origin: origin)
+      end
+
+      # No GC hooks for this Ruby: GC::Profiler times the GCs instead (no longest step, no heap pages).
+      def fallback(reason, origin)
+        @timeline_note.update(gc_timeline: "profiler", hooks_unavailable: reason)
+        warn "mallard agent: GC hooks are unavailable (#{reason}); GC::Profiler times each GC instead"
+        return timeline(GcProfilerTimeline, origin) unless GcProfilerTimeline.start
+
+        @timeline_note[:gc_timeline] = nil
         nil
       end
 

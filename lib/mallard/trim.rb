@@ -17,6 +17,7 @@
 #
 # This file loads only itself and the extension (never the whole gem): it runs inside your app.
 require_relative "trim/availability"
+require_relative "extension_loader"
 
 module Mallard
   module Trim
@@ -35,16 +36,10 @@ module Mallard
 
       private
 
-      # From this gem's lib directory, where `rake compile` and `gem install` put it; else from the
-      # load path (an installed gem's extension directory).
+      # Only one built for this Ruby (ExtensionLoader): one built for another would fail, or map a second libruby.
       def load_extension
-        if available?
-          require_relative "trim_ext"
-        else
-          require "mallard/trim_ext"
-        end
-      rescue LoadError => e
-        raise LoadError, unavailable_reason || e.message
+        _, reason = ExtensionLoader.load("trim_ext", :Trim)
+        raise LoadError, reason if reason
       end
 
       # Leaves the same interface in place, reporting that nothing is trimmed.

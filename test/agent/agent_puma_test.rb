@@ -105,8 +105,8 @@ class AgentPumaTest < Minitest::Test
     active = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_GC_EVENTS" => "hooks")
     files = %w[agent agent/cpu_wall_clock agent/gc_line agent/gc_profiler_timeline agent/gc_snapshot agent/gc_timeline
                agent/heap_dumper agent/job_middleware agent/json_text agent/middleware agent/owner agent/record_line
-               agent/recorder
-               agent/sidekiq_hook].map { |name| "mallard/#{name}.rb" }
+               agent/recorder agent/ruby_state agent/sidekiq_hook extension_abi extension_loader version]
+            .map { |name| "mallard/#{name}.rb" }
     extension = "mallard/gc_events_ext.#{RbConfig::CONFIG['DLEXT']}"
     # Recording, the memory ledger loads its reading and the malloc statistics extension.
     ledger = %w[agent/boot_reading.rb agent/ledger.rb agent/malloc_stats.rb extension_loader.rb] +

@@ -166,6 +166,25 @@ class HeapDumpTest < Minitest::Test
     end
   end
 
+  # Ruby 3.3's dump_all writes its object shapes too, as dump lines that are no objects (nor classes).
+  def test_shapes_are_no_objects
+    File.write(path = File.join(@tmp, "shapes.json"), <<~JSON)
+      {"type":"ROOT", "root":"vm", "references":["0x7f0000000001"]}
+      {"address":"0x7f0000000001", "type":"CLASS", "shape_id":0, "slot_size":160, "class":"0x7f0000000002", "name":"Shaped", "references":[], "file":"a.rb", "line":1, "generation":2, "memsize":100}
+      {"address":"0x7f0000000003", "type":"OBJECT", "shape_id":1, "slot_size":40, "class":"0x7f0000000001", "ivars":1, "file":"a.rb", "line":2, "generation":2, "memsize":40}
+      {"address":"0x5600000001", "type":"SHAPE", "id":0, "parent_id":null, "depth":0, "shape_type":"ROOT", "edges":1, "memsize":120}
+      {"address":"0x5600000002", "type":"SHAPE", "id":1, "parent_id":0, "depth":1, "shape_type":"IVAR", "edge_name":"@a", "edges":0, "memsize":40}
+    JSON
+
+    scanners.each do |scanner|
+      scan = HeapDump.scan(path, window: 2..2, scanner: scanner)
+
+      assert_equal 2, scan.objects, scanner.name
+      assert_equal({ "0x7f0000000001" => "Shaped" }, scan.classes)
+      assert_equal({ 2 => [2, 140] }, scan.generations)
+    end
+  end
+
   # A CLASS line of 3 MB, longer than the C scan's first buffer, and a last line without its newline.
   def test_a_line_longer_than_the_read_buffer
     references = Array.new(200_000) { |i| format('"0x%012x"', i) }.join(", ")

@@ -56,7 +56,8 @@ class TrimTest < Minitest::Test
   def test_without_the_extension_it_warns_once_and_changes_nothing
     Dir.mktmpdir do |lib|
       FileUtils.mkdir_p(File.join(lib, "mallard"))
-      sources = %w[trim.rb trim].map { |name| File.join(Processes::ROOT, "lib/mallard", name) }
+      sources = %w[trim.rb trim extension_loader.rb extension_abi.rb version.rb]
+                .map { |name| File.join(Processes::ROOT, "lib/mallard", name) }
       FileUtils.cp_r(sources, File.join(lib, "mallard"))
       code = 'require "mallard/trim"; Mallard::Trim.start; p [Mallard::Trim.installed?, Mallard::Trim.trims]'
       out, err, status = Open3.capture3({ "RUBYOPT" => nil, "RUBYLIB" => nil }, Gem.ruby, "--disable-gems",

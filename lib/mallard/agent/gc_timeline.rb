@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require "rbconfig"
 require_relative "gc_line"
+require_relative "../extension_loader"
 
 module Mallard
   module Agent
@@ -26,23 +26,10 @@ module Mallard
 
         private
 
-        # From this gem's lib directory, where `rake compile` and `gem install` put it; else from the load path.
+        # Only one built for this Ruby (ExtensionLoader), or the reason there is none.
         def load_extension
-          dir = File.expand_path("..", __dir__)
-          if File.file?(File.join(dir, "#{EXTENSION}.#{RbConfig::CONFIG['DLEXT']}"))
-            require File.join(dir, EXTENSION)
-          else
-            require "mallard/#{EXTENSION}"
-          end
-        rescue LoadError => e
-          raise LoadError, recorded_reason(dir) || e.message
-        end
-
-        # ext/mallard_gc/extconf.rb's reason for building nothing, if it had one.
-        def recorded_reason(dir)
-          File.read(File.join(dir, "#{EXTENSION}.unavailable")).strip
-        rescue SystemCallError
-          nil
+          _, reason = ExtensionLoader.load(EXTENSION, :GcEvents)
+          raise LoadError, reason if reason
         end
       end
 

@@ -152,6 +152,13 @@ module Mallard
         @owner.nil? || @owner.alive?
       end
 
+      # A line written as it is (Agent::RubyState's), while the run goes on.
+      def note(line)
+        append(line) if run_going_on?
+      rescue StandardError => e
+        warn_once(e)
+      end
+
       private
 
       # Element by element: a slice assignment would allocate an array on every request.

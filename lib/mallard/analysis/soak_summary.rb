@@ -34,7 +34,8 @@ module Mallard
           allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), **work,
           app: app_figures(run, work[:load]), gc: gc(run), live_set: live_set,
           script: script_figures(run), validity: Validity.call(run), cpu_layout: run.meta.cpu_layout,
-          series: series(run, verdict, live_set), **ledger.to_h.slice(:ledger, :headroom_kb)
+          series: series(run, verdict, live_set), ruby: run.meta.subject_ruby,
+          **ledger.to_h.slice(:ledger, :headroom_kb)
         )
       end
 

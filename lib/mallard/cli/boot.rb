@@ -40,6 +40,7 @@ module Mallard
         raise UsageError, "give one app directory (or none, for the current one)" if operands.size > 1
 
         Allocators::Catalog.default.fetch(@options.allocator) if @options.allocator
+        @options.subject_ruby = Target::SubjectRuby.resolve(@options.ruby) if @options.ruby
         HtmlOutput.check!(@cli[:html])
         Target::BootApp.new(operands.first || ".", environment: @options.environment)
       rescue OptionParser::ParseError, UsageError => e
@@ -67,6 +68,7 @@ module Mallard
           @options.workers = within(v, 0, 64)
         end
         opts.on("--allocator NAME", "boot under this memory configuration") { |v| @options.allocator = v }
+        opts.on("--ruby PATH", "boot on this Ruby (its bundle and gems)") { |v| @options.ruby = v }
         opts.on("--objects", "one more boot with allocation tracing: objects retained by file and gem") do
           @options.objects = true
         end

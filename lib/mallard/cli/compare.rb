@@ -52,7 +52,8 @@ module Mallard
         Experiments::Compare.new(target: target, options: @measure.soak, configs: configs, repeat: @cli[:repeat],
                                  run_dir: run_dir, reporter: reporter, command_line: ["compare", *argv],
                                  catalog: @measure.catalog,
-                                 until_resolved: @cli[:until_resolved], budget_s: @cli[:budget_s] || DEFAULT_BUDGET_S)
+                                 until_resolved: @cli[:until_resolved], budget_s: @cli[:budget_s] || DEFAULT_BUDGET_S,
+                                 rubies: @rubies, yjit: @yjit)
       end
 
       # Every configuration in the catalog unless told otherwise; unavailable ones stay in the
@@ -66,6 +67,7 @@ module Mallard
         return if @cli[:help]
 
         validate!
+        @yjit = yjit_axis
         target = @measure.target(app ? demo_operands(operands, command, app) : operands, command)
         @measure.check_outputs!(@cli)
         target
@@ -80,6 +82,7 @@ module Mallard
         raise UsageError, "--allocators lists no configuration; name one or more, or leave it out" if configs.empty?
 
         check_resolution
+        @rubies = rubies(@cli[:rubies]) if @cli[:rubies]
 
         configs.each { |name| @measure.catalog.fetch(name) } # a name twice is an A/A row, not a typo
       end
@@ -92,6 +95,34 @@ module Mallard
         return unless @cli[:budget_s] && pct.nil?
 
         raise UsageError, "--budget goes with --until-resolved (it bounds the repeats that adds)"
+      end
+
+      # --yjit on,off: an axis of rows (a single mode applies to every row, as in soak).
+      def yjit_axis
+        modes = @measure.soak.yjit.to_s.split(",")
+        return if modes.size < 2
+
+        unless modes.uniq == modes && (modes - Experiments::SoakOptions::YJIT_MODES).empty?
+          raise UsageError, "--yjit takes on, off or on,off, not #{@measure.soak.yjit}"
+        end
+
+        @measure.soak.yjit = nil
+        modes
+      end
+
+      # --rubies NAME=PATH,...: each checked as --ruby is, before anything starts.
+      def rubies(list)
+        raise UsageError, "give --ruby or --rubies, not both" if @measure.soak.ruby
+
+        pairs = list.to_h do |item|
+          name, path = item.split("=", 2)
+          raise UsageError, "--rubies takes NAME=PATH,NAME=PATH, not #{item}" if name.to_s.empty? || path.to_s.empty?
+
+          [name, path]
+        end
+        raise UsageError, "--rubies names a Ruby twice: #{list.join(',')}" if pairs.size < list.size
+
+        pairs.transform_values { |path| Target::SubjectRuby.resolve(path) }
       end
 
       # The demo measures its own app: a target given to it would be measured instead, or refused late.
@@ -107,6 +138,10 @@ module Mallard
           @measure.define(opts)
           opts.on("--allocators LIST", Array, "configurations to compare, baseline first (default: all)") do |list|
             @cli[:configs] = list
+          end
+          opts.on("--rubies LIST", Array,
+                  "NAME=PATH,...: every configuration on each Ruby (rows NAME/CONFIG)") do |list|
+            @cli[:rubies] = list
           end
           opts.on("--repeat N", Integer, "runs per configuration (default 3)") { |v| @cli[:repeat] = v }
           opts.on("--until-resolved PCT", Float, "add interleaved repeats until every memory and CPU interval " \

@@ -137,6 +137,11 @@ module Mallard
         on(opts, "--url URL", "with -- CMD: the URL to load") { |v| @subject[:url] = v }
         on(opts, "--script FILE", "run a Ruby script to completion instead of a server") { |v| @subject[:script] = v }
         job_options(opts)
+        on(opts, "--ruby PATH", "run the app on this Ruby (its puma, bundle, sidekiq and gems; mallard's C " \
+                                "extensions are built for it on first use)") { |v| @soak.ruby = v }
+        on(opts, "--yjit MODE", "on or off: RUBY_YJIT_ENABLE for the app (compare: on,off crosses both)") do |v|
+          @soak.yjit = v
+        end
         on(opts, "--user NAME", "as root: run the subject as this user (mallard stays root)") do |v|
           @subject[:user] = v
         end

@@ -1,13 +1,11 @@
 # frozen_string_literal: true
 
-require "fiddle"
-
 module Mallard
   module Cpus
     # Which CPUs a thread may run on, through the kernel's sched_setaffinity (Ruby has no binding of its own;
-    # Fiddle is in the standard library). A mask belongs to a thread: a process forked by that thread inherits it,
-    # and threads it creates start with it, so mallard pins every thread it has, and narrows one thread's mask for
-    # the moment it spawns the subject.
+    # Fiddle does it: a default gem to Ruby 3.4, a bundled one from 4.0, so mallard's gemspec names it). A mask
+    # belongs to a thread: a process forked by that thread inherits it, and threads it creates start with it, so
+    # mallard pins every thread it has, and narrows one thread's mask for the moment it spawns the subject.
     module Affinity
       # cpu_set_t: 1,024 bits, glibc's CPU_SETSIZE.
       MASK_BYTES = 128
@@ -51,7 +49,9 @@ module Mallard
                      "(errno #{Fiddle.last_error})"
       end
 
+      # Fiddle is loaded here, when a run pins, not with the file: every command loads this one.
       def setaffinity
+        require "fiddle"
         @setaffinity ||= Fiddle::Function.new(Fiddle.dlopen(nil)["sched_setaffinity"],
                                               [Fiddle::TYPE_INT, Fiddle::TYPE_SIZE_T, Fiddle::TYPE_VOIDP],
                                               Fiddle::TYPE_INT)

@@ -14,7 +14,12 @@ module Mallard
       POLL = 0.05
       # One-line keys of options.to_h that the analysis reads back from meta.json.
       Options = Struct.new(:repeat, :environment, :cutoff_mb, :workers, :allocator, :objects, :timeout, :parallel,
-                           keyword_init: true) do
+                           :ruby, keyword_init: true) do
+        # The Ruby the app boots on (Target::SubjectRuby): --ruby's, else mallard's own.
+        attr_writer :subject_ruby
+
+        def subject_ruby = @subject_ruby ||= Target::SubjectRuby.own
+
         def self.defaults
           new(repeat: 5, environment: "production", cutoff_mb: 0.3, workers: 0, objects: false, timeout: 300,
               parallel: Etc.nprocessors)
@@ -97,11 +102,12 @@ module Mallard
       end
 
       def start_probe(job)
-        env = @app.env(@allocator).merge("MALLARD_BOOT_OUT" => @run_dir.file("samples.jsonl"),
-                                         "MALLARD_BOOT_REPEAT" => job.to_s,
-                                         "MALLARD_BOOT_WORKERS" => @options.workers.to_s)
-        probe = Target::Command.new(@app.command, log_path: @run_dir.file("boot-#{job}.log"), env: env,
-                                                  chdir: @app.dir).start
+        ruby = @options.subject_ruby
+        env = @app.env(@allocator, ruby: ruby.subject_env)
+                  .merge("MALLARD_BOOT_OUT" => @run_dir.file("samples.jsonl"), "MALLARD_BOOT_REPEAT" => job.to_s,
+                         "MALLARD_BOOT_WORKERS" => @options.workers.to_s)
+        probe = Target::Command.new(@app.command(ruby.path), log_path: @run_dir.file("boot-#{job}.log"), env: env,
+                                                             chdir: @app.dir).start
         @running[job] = [probe, Clock.monotonic]
         @reporter.started(job)
       end
@@ -152,7 +158,7 @@ module Mallard
       def write_meta
         @run_dir.write_json("meta.json", Run::Meta.build(command: "boot", argv: @command_line, target: @app,
                                                          options: @options.to_h.merge(mode: @app.mode),
-                                                         phases: @phases))
+                                                         phases: @phases, subject_ruby: @options.subject_ruby.to_h))
       end
     end
   end

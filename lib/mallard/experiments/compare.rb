@@ -13,9 +13,21 @@ module Mallard
     # the summary says it was interrupted.
     class Compare
       # One row of the comparison while it is measured.
-      Row = Struct.new(:label, :allocator, :runs, :invalid_runs, :failure) do
-        def initialize(label, allocator)
-          super(label, allocator, [], [], nil)
+      # ruby: the Target::SubjectRuby it runs on with --rubies (nil: the soak options' own).
+      # yjit: "on" or "off" with --yjit on,off (nil: the soak options' own).
+      Row = Struct.new(:label, :allocator, :runs, :invalid_runs, :failure, :ruby, :yjit) do
+        def initialize(label, allocator, ruby = nil, yjit = nil)
+          super(label, allocator, [], [], nil, ruby, yjit)
+          self.failure = { reason: refusal, output_tail: [] } if refusal
+        end
+
+        # A Ruby linked with an allocator runs that one whatever the environment asks: glibc cannot be had of a
+        # jemalloc-linked Ruby, so the row is refused before anything runs, not measured as something else.
+        def refusal
+          linked = ruby&.linked_allocator
+          return if linked.nil? || linked == allocator.malloc
+
+          "#{ruby.path} is linked with #{linked}: it cannot run #{allocator.name} (#{allocator.malloc}'s malloc)"
         end
 
         def measurable?
@@ -29,6 +41,8 @@ module Mallard
         def label = "#{row.label} without the agent"
         def measurable? = row.measurable?
         def allocator = row.allocator
+        def ruby = row.ruby
+        def yjit = row.yjit
       end
 
       # Runs go one after another: more rounds than this is days of soaking, a typo rather than a plan. --repeat's
@@ -39,11 +53,15 @@ module Mallard
       # @param command_line [Array<String>] mallard's own arguments, for meta.json
       # @param until_resolved [Float, nil] add interleaved rounds until every memory and CPU interval against the
       #   baseline is narrower than ±this many points (Analysis::Resolution), or budget_s is spent
+      # @param rubies [Hash{String=>Target::SubjectRuby}, nil] --rubies: every configuration on each, rows NAME/CONFIG
+      # @param yjit [Array<String>, nil] --yjit on,off: every row with YJIT on and off (rows …/yjit-on, …/yjit-off)
       def initialize(target:, options:, configs:, repeat:, run_dir:, reporter:, catalog: Allocators::Catalog.default,
-                     command_line: [], until_resolved: nil, budget_s: nil)
+                     command_line: [], until_resolved: nil, budget_s: nil, rubies: nil, yjit: nil)
         @target = target
         @options = options
-        @rows = label(configs).map { |row_label, name| Row.new(row_label, catalog.fetch(name)) }
+        @rubies = rubies
+        @yjit = yjit
+        @rows = rows(configs, catalog)
         @repeat = repeat
         @run_dir = run_dir
         @reporter = reporter
@@ -106,6 +124,17 @@ module Mallard
         Run::Outcome.interrupted("signal", "mallard received #{Signals.received}")
       end
 
+      def rows(configs, catalog)
+        rubies = @rubies || { nil => nil }
+        rubies.flat_map do |ruby_name, ruby|
+          label(configs).flat_map do |row_label, name|
+            (@yjit || [nil]).map do |mode|
+              Row.new([ruby_name, row_label, mode && "yjit-#{mode}"].compact.join("/"), catalog.fetch(name), ruby, mode)
+            end
+          end
+        end
+      end
+
       def label(names)
         seen = Hash.new(0)
         names.map do |name|
@@ -134,6 +163,9 @@ module Mallard
         return record_agent_off(summary) if row.is_a?(AgentOff)
         return fail_row(row, summary.reason, []) unless summary.complete?
 
+        yjit = yjit_problem(row)
+        return fail_row(row, yjit, []) if yjit
+
         figures = figures(summary)
         return accept(row, figures, summary) if summary.valid?
 
@@ -146,6 +178,19 @@ module Mallard
       def record_agent_off(summary)
         @agent_off = figures(summary) if summary.complete? && summary.valid?
         @reporter.run_finished(label: "#{@rows.first.label} without the agent", summary: summary)
+      end
+
+      # YJIT as the app saw itself at its end (meta.json's subject_ruby; at its boot when a process killed at the end
+      # could not say): an initializer may turn it on whatever the environment said, and then the row is not what
+      # it claims.
+      def yjit_problem(row)
+        return unless row.yjit
+
+        ruby = Run::SoakReader.read(@last_run_dir).meta.subject_ruby || {}
+        seen = ruby.fetch("yjit_at_end", nil).then { |at_end| at_end.nil? ? ruby["yjit_at_boot"] : at_end }
+        return if seen == (row.yjit == "on")
+
+        "YJIT was #{{ true => 'on', false => 'off' }.fetch(seen, 'not reported')} in the app, not #{row.yjit}"
       end
 
       def accept(row, figures, summary)
@@ -163,10 +208,12 @@ module Mallard
       end
 
       def soak(row, index)
-        run_dir = Run::Directory.create(command: "soak", out: @run_dir.file(run_name(row, index)))
+        run_dir = @last_run_dir = Run::Directory.create(command: "soak", out: @run_dir.file(run_name(row, index)))
         options = @options.dup.tap do |o|
           o.allocator = row.allocator.name
           o.agent = !row.is_a?(AgentOff)
+          o.subject_ruby = row.ruby if row.ruby
+          o.yjit = row.yjit if row.yjit
         end
         Soak.new(target: @target, options: options, run_dir: run_dir, reporter: @reporter, catalog: @catalog,
                  command_line: @command_line).call
@@ -238,7 +285,7 @@ module Mallard
                                                          options: @options, configs: @rows.map(&:label),
                                                          cpu_layout: @options.cpu_layout,
                                                          until_resolved: @until_resolved, budget_s: @budget_s,
-                                                         repeat: @repeat))
+                                                         repeat: @repeat, rubies: @rubies&.transform_values(&:to_h)))
       end
     end
   end

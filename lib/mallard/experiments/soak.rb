@@ -121,8 +121,9 @@ module Mallard
         allocator = @options.allocator && @catalog.fetch(@options.allocator)
         agent = ({ out: @run_dir.file("agent.jsonl"), t0: @t0, interval: @options.interval } if @options.agent)
         Target::SubjectEnvironment.build(allocator_env: allocator ? allocator.env : {}, agent: agent,
-                                         requires: allocator ? allocator.ruby_requires : [])
-                                  .merge(@ticker&.env || {})
+                                         requires: allocator ? allocator.ruby_requires : [],
+                                         ruby: @options.subject_ruby.subject_env)
+                                  .merge(@options.yjit_env).merge(@ticker&.env || {})
       end
 
       # A configuration that did not take effect is an error, never a result. A script is "up" the
@@ -194,8 +195,10 @@ module Mallard
           @phases.outcome = outcome
           @subject&.stop # TERM first: the agent writes its last records at exit
           @phases.stopped_t = clock
-          unsaved = [saved { write_meta }]
           run = Run::SoakReader.read(@run_dir).tap { |read| read.meta.phases = @phases }
+          @ruby_inside = Analysis::RubyFigures.inside(run.ruby_states)
+          unsaved = [saved { write_meta }]
+          run.meta.subject_ruby = subject_ruby
           summary = Analysis::SoakSummary.call(run)
           unsaved << saved { @run_dir.write_json(Run::SoakReader.summary_file(@command), summary) }
           not_saved(summary, unsaved.compact)
@@ -235,7 +238,11 @@ module Mallard
         @run_dir.write_json("meta.json", Run::Meta.build(command: @command, argv: @command_line, target: @target,
                                                          options: @options, phases: @phases,
                                                          cpu_layout: @options.cpu_layout,
-                                                         subject_pid: @subject&.pid))
+                                                         subject_pid: @subject&.pid, subject_ruby: subject_ruby))
+      end
+
+      def subject_ruby
+        @options.subject_ruby.to_h.merge(@ruby_inside || {})
       end
 
       def clock

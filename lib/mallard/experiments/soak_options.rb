@@ -8,7 +8,7 @@ module Mallard
     # meaningless or a crash halfway: the careless value costs one line, not a wasted soak.
     SoakOptions = Struct.new(:duration, :requests, :concurrency, :paths, :interval, :boot_timeout,
                              :allocator, :ruby_client, :max_error_pct, :drain_timeout, :rate, :cpus,
-                             :production_cpus, :agent, keyword_init: true)
+                             :production_cpus, :agent, :ruby, :yjit, keyword_init: true)
 
     # Reopened rather than built in Struct.new's block, so that its limits are its own constants.
     class SoakOptions
@@ -29,13 +29,14 @@ module Mallard
       MAX_BOOT_TIMEOUT = 3600
       # More CPUs than any host has is a typo (Linux's default NR_CPUS is 4,096 at most).
       MAX_PRODUCTION_CPUS = 4096
+      YJIT_MODES = %w[on off].freeze
       # Descriptors wrk (or mallard) needs besides its connections: stdio, epoll, the script, logs.
       SPARE_FILES = 32
 
       def self.defaults
         new(duration: 20.0, requests: nil, concurrency: 10, paths: ["/"], interval: 0.5, boot_timeout: 60.0,
             allocator: nil, ruby_client: false, max_error_pct: 1.0, drain_timeout: 30.0, rate: nil, cpus: nil,
-            production_cpus: nil, agent: true)
+            production_cpus: nil, agent: true, ruby: nil)
       end
 
       # agent: false runs the subject without mallard's agent (compare's round that measures what the agent costs).
@@ -43,6 +44,13 @@ module Mallard
       # Where the subject and the load run (Cpus::Layout), chosen from --cpus by #validate!; not an option itself,
       # so that options.to_h (meta.json's copy) keeps what the user typed.
       attr_accessor :cpu_layout
+
+      # The Ruby the app runs on (Target::SubjectRuby), from --ruby (mallard's own without it); chosen by #validate!.
+      attr_writer :subject_ruby
+
+      def subject_ruby
+        @subject_ruby ||= Target::SubjectRuby.own
+      end
 
       # The default interval, made finer for short runs so that they still get MIN_SAMPLES.
       def self.default_interval(duration)
@@ -56,6 +64,8 @@ module Mallard
       def validate!(load: true, open_files: Process.getrlimit(:NOFILE).first, cpus: Cpus::Affinity.allowed)
         self.cpu_layout = Cpus::Layout.choose(self.cpus, available: cpus)
         check_production_cpus
+        self.subject_ruby = ruby ? Target::SubjectRuby.resolve(ruby) : Target::SubjectRuby.own
+        check_yjit
         check_duration if load
         check_interval
         return self unless load
@@ -68,12 +78,28 @@ module Mallard
         self
       end
 
+      # RUBY_YJIT_ENABLE for --yjit on (1) and off (unset); nothing without --yjit. Whether it took is read from
+      # inside the app (meta.json's subject_ruby): an initializer may still turn YJIT on.
+      def yjit_env
+        return {} unless yjit
+
+        { "RUBY_YJIT_ENABLE" => yjit == "on" ? "1" : nil }
+      end
+
       private
 
       def check_production_cpus
         return if production_cpus.nil? || production_cpus.between?(1, MAX_PRODUCTION_CPUS)
 
         raise UsageError, "--production-cpus must be between 1 and #{MAX_PRODUCTION_CPUS}, not #{production_cpus}"
+      end
+
+      def check_yjit
+        return if yjit.nil?
+        raise UsageError, "--yjit takes on or off, not #{yjit}" unless YJIT_MODES.include?(yjit)
+        return if yjit == "off" || subject_ruby.yjit_built
+
+        raise UsageError, "--yjit on: #{subject_ruby.path} (Ruby #{subject_ruby.version}) was built without YJIT"
       end
 
       def check_duration

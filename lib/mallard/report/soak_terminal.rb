@@ -53,7 +53,17 @@ module Mallard
       def memory_lines
         return [sparkline] if @summary.script # a script has no steady state; peak and final are below
 
-        [verdict_line, steady_line(@summary.memory), sparkline]
+        [verdict_line, steady_line(@summary.memory), sparkline, yjit_line].compact
+      end
+
+      # YJIT's own share of the memory, when the app ran with it (read from inside the app at its end).
+      def yjit_line
+        ruby = @summary.ruby || {}
+        code, own = ruby.values_at("yjit_code_region_bytes", "yjit_alloc_bytes")
+        return unless code
+
+        format("YJIT on (Ruby %s): code region %s, its own allocations %s", ruby["version"], mib(code / 1024.0),
+               mib(own.to_i / 1024.0))
       end
 
       def verdict_line

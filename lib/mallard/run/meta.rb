@@ -24,10 +24,12 @@ module Mallard
     # the options (request paths) may hold any bytes, so their copies here are scrubbed. cpus counts the CPUs mallard
     # was given (not those it had narrowed itself to while the load ran); cpu_layout says which the subject and the
     # load ran on (Cpus::Layout).
+    # subject_ruby: the app's Ruby (Target::SubjectRuby#to_h), with YJIT as the app saw it (Analysis::RubyFigures).
     Meta = Value.define(:schema_version, :command, :argv, :mallard_version, :ruby, :kernel, :cpus, :options,
-                        :subject_pid, :configs, :repeat, :until_resolved, :budget_s, target: TargetInfo,
-                                                                                     phases: Phases,
-                                                                                     cpu_layout: Cpus::Layout)
+                        :subject_pid, :configs, :repeat, :until_resolved, :budget_s, :subject_ruby, :rubies,
+                        target: TargetInfo,
+                        phases: Phases,
+                        cpu_layout: Cpus::Layout)
 
     class Meta
       # @param argv [Array<String>] the command line as the user gave it

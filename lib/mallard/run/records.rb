@@ -67,9 +67,15 @@ module Mallard
     LedgerRecord = Value.define(:t, :pid, :requests, :rss_kb, :file_kb, :ruby_live_kb, :ruby_pages_kb,
                                 :malloc_in_use_kb, :allocator, :malloc_note, :malloc, :yjit_kb, :threads, :cost_ms)
 
+    # The app's Ruby from inside one of its processes (Agent::RubyState), at "boot" (the agent's start) or "end"
+    # (its exit): whether YJIT was on then, and YJIT's code region and own allocations in bytes; which per-GC
+    # timeline the agent runs ("hooks", "profiler"), and why not the hooks when it fell back.
+    RubyState = Value.define(:t, :pid, :at, :version, :yjit, :yjit_code_region_bytes, :yjit_alloc_bytes,
+                             :gc_timeline, :hooks_unavailable)
+
     # Which model class each record kind becomes.
     RECORD_KINDS = { "total" => TotalSample, "memory" => ProcessSample, "agent" => AgentRecord,
-                     "jobs" => JobsSample, "ledger" => LedgerRecord }.freeze
+                     "jobs" => JobsSample, "ledger" => LedgerRecord, "ruby" => RubyState }.freeze
 
     # @param hash [Hash] a "gc" line
     # @return [Array<GcEvent>]

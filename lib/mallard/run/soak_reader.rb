@@ -16,9 +16,9 @@ module Mallard
       def read(directory)
         samples = JsonLines.read(directory.file("samples.jsonl"))
         agent = JsonLines.read(directory.file("agent.jsonl"))
-        records = records(samples.records + agent.records)
         meta = Meta.from_h(directory.read_json("meta.json")) || Meta.new
-        SoakRun.new(path: directory.path, meta: meta, **by_member(records), load: load_result(directory),
+        SoakRun.new(path: directory.path, meta: meta, **by_member(records(samples.records + agent.records)),
+                    load: load_result(directory),
                     workload: WorkloadEnding.from_h(directory.read_json("workload.json")),
                     summary: Summary::Soak.from_h(directory.read_json(summary_file(meta.command))),
                     skipped: samples.skipped + agent.skipped)
@@ -42,7 +42,7 @@ module Mallard
       # SoakRun's members by the record kinds they hold.
       def by_member(records)
         { totals: records["total"], processes: records["memory"], agent: records["agent"], gc_events: records["gc"],
-          gc_drops: records["gc_drop"], jobs: records["jobs"], ledger: records["ledger"] }
+          gc_drops: records["gc_drop"], jobs: records["jobs"], ledger: records["ledger"], ruby_states: records["ruby"] }
       end
 
       def load_result(directory)

@@ -13,13 +13,14 @@ module Mallard
     # (nil otherwise); summary: the stored summary.json, nil when the run never wrote one; skipped: damaged lines;
     # ledger: each process's memory ledger every few seconds (Run::LedgerRecord), in time order.
     SoakRun = Struct.new(:path, :meta, :totals, :processes, :agent, :gc_events, :gc_drops, :load, :jobs, :workload,
-                         :summary, :skipped, :ledger, keyword_init: true) do
+                         :summary, :skipped, :ledger, :ruby_states, keyword_init: true) do
       def phases = meta.phases || Phases.new
       def target = meta.target || TargetInfo.new
       def script? = target.kind == "script"
       def jobs? = target.jobs?
       def jobs = self[:jobs] || []
       def ledger = self[:ledger] || []
+      def ruby_states = self[:ruby_states] || []
 
       # What the subject's work is counted in: the agent's count and every slope's x axis.
       def unit = jobs? ? "jobs" : "requests"

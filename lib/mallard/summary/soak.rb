@@ -80,7 +80,9 @@ module Mallard
 
     # One soak: how it ended, the verdict, every figure and every series the views show.
     # headroom_kb: what the allocator holds free at the end (Analysis::Ledger), the most an allocator change can win.
+    # ruby: the app's Ruby (meta.json's subject_ruby: version, YJIT on or off from inside, YJIT's memory).
     Soak = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :skipped_lines, :headroom_kb,
+                        :ruby,
                         target: Run::TargetInfo, allocator: Run::AllocatorInfo, verdict: Verdict, memory: Memory,
                         load: Load, jobs: Jobs, app: App, gc: Gc, live_set: LiveSet, script: Script,
                         validity: Validity, cpu_layout: Cpus::Layout,

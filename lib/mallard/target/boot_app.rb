@@ -41,15 +41,16 @@ module Mallard
       # The probe's environment: the user's, less mallard's bundler settings, under the allocator's, with the
       # app's Gemfile and environment.
       # @param allocator [Allocators::Allocator, nil]
-      def env(allocator, base: ENV)
+      # @param ruby [Hash] SubjectRuby#subject_env
+      def env(allocator, base: ENV, ruby: {})
         env = SubjectEnvironment.build(allocator_env: allocator&.env || {}, agent: nil, base: base,
-                                       requires: allocator&.ruby_requires || [])
+                                       requires: allocator&.ruby_requires || [], ruby: ruby)
         env.merge("BUNDLE_GEMFILE" => gemfile, "RAILS_ENV" => @environment, "RACK_ENV" => @environment,
                   "MALLARD_BOOT_MODE" => mode).merge(secret(base))
       end
 
-      def command
-        [RbConfig.ruby, PROBE]
+      def command(ruby = RbConfig.ruby)
+        [ruby, PROBE]
       end
 
       private

@@ -14,8 +14,9 @@ module Mallard
       # @param allocator_env [Hash] from Allocators::Allocator#env (nil values unset)
       # @param agent [Hash, nil] out:, t0:, interval: for the in-process agent; nil to leave it out
       # @param requires [Array<String>] from Allocators::Allocator#ruby_requires
-      def build(allocator_env:, agent:, base: ENV, requires: [])
-        env = BUNDLER_VARIABLES.to_h { |var| [var, nil] }
+      # @param ruby [Hash] SubjectRuby#env: the app's Ruby first on PATH (nothing for mallard's own)
+      def build(allocator_env:, agent:, base: ENV, requires: [], ruby: {})
+        env = BUNDLER_VARIABLES.to_h { |var| [var, nil] }.merge(ruby)
         env["RUBYOPT"] = rubyopt(base["RUBYOPT"], agent: !agent.nil?, requires: requires)
         env["RUBYLIB"] = without_bundler(base["RUBYLIB"], ":")
         env.merge!(agent_variables(agent)) if agent

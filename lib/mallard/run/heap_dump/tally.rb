@@ -23,6 +23,8 @@ module Mallard
         SINGLETON_KEY = '"singleton":true'
         ADDRESS_START = 12 # after {"address":"
         ROOT_MARK = 116 # the "t" of {"type":"ROOT": a root lists references, it is no object
+        # Ruby 3.3+ also dumps its object shapes ({"address":…, "type":"SHAPE", "id":…}): no objects either.
+        SHAPE = 'SHAPE"'
         BACKSLASH = 92
         ICLASS = "ICLASS\""
         CLASS_TYPES = { 67 => "CLASS\"", 77 => "MODULE\"", 73 => ICLASS }.freeze
@@ -47,8 +49,11 @@ module Mallard
         def add(line)
           return if line.getbyte(2) == ROOT_MARK
 
+          type_at = line.index(TYPE, ADDRESS_START)
+          return if type_at && line.byteslice(type_at + 8, 6) == SHAPE
+
           @objects += 1
-          class_name(line)
+          class_name(line, type_at) if type_at
           at = line.rindex(GENERATION)
           traced(line, at) if at
         end
@@ -80,10 +85,7 @@ module Mallard
 
         # Classes and modules by address, for the objects' class names: a name, or for a class without one (an
         # anonymous class, a singleton class) ["singleton" or "anonymous", its superclass's address].
-        def class_name(line)
-          type_at = line.index(TYPE, ADDRESS_START)
-          return unless type_at
-
+        def class_name(line, type_at)
           kind = CLASS_TYPES[line.getbyte(type_at + 8)]
           return unless kind && line.byteslice(type_at + 8, kind.bytesize) == kind
 

@@ -1,0 +1,34 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Mallard
+  module Agent
+    # The app's Ruby as seen from inside, for a "ruby" line of agent.jsonl: its version, whether YJIT is on —
+    # which only the process itself knows, since Rails 7.2+ turns it on from an initializer — and what YJIT
+    # holds (its code region and its own allocations). Written when the agent starts and when the process ends.
+    module RubyState
+      module_function
+
+      # @param at [String] "boot" or "end"
+      # @param time [Float] seconds on the run's clock
+      # @param notes [Hash] more for the line: the per-GC timeline's source, why not the hooks
+      def line(at:, time:, **notes)
+        "#{JSON.generate({ kind: 'ruby', t: time.round(6), pid: Process.pid, at: at, **read, **notes })}\n"
+      end
+
+      def read
+        on = (defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled?) || false
+        { version: RUBY_VERSION, yjit: on, **(on ? yjit_memory : {}) }
+      end
+
+      # runtime_stats gives these without --yjit-stats (Ruby 3.3: code_region_size, yjit_alloc_size).
+      def yjit_memory
+        stats = RubyVM::YJIT.runtime_stats || {}
+        { yjit_code_region_bytes: stats[:code_region_size], yjit_alloc_bytes: stats[:yjit_alloc_size] }
+      rescue StandardError
+        {}
+      end
+    end
+  end
+end

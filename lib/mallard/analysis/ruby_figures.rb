@@ -1,0 +1,31 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Analysis
+    # The subject's Ruby from inside (Run::RubyState records): whether YJIT was on when the agent started and
+    # when the app ended (an initializer may turn it on between), and the memory YJIT held at the end, summed over
+    # the processes (each Puma worker compiles its own code).
+    module RubyFigures
+      module_function
+
+      # @param states [Array<Run::RubyState>] in time order
+      # @return [Hash{String=>Object}] yjit_at_boot, yjit_at_end (true/false; nil when no process said),
+      #   yjit_code_region_bytes and yjit_alloc_bytes (nil where YJIT was off or the Ruby does not say),
+      #   gc_timeline (the agent's per-GC source) and gc_hooks_unavailable (why it is not the hooks)
+      def inside(states)
+        boot = states.find { |state| state.at == "boot" }
+        ends = states.select { |state| state.at == "end" }.group_by(&:pid).values.map(&:last)
+        main = ends.find { |state| state.pid == boot&.pid } || ends.first
+        { "yjit_at_boot" => boot&.yjit, "yjit_at_end" => main&.yjit, "gc_timeline" => boot&.gc_timeline,
+          "gc_hooks_unavailable" => boot&.hooks_unavailable,
+          "yjit_code_region_bytes" => total(ends, :yjit_code_region_bytes),
+          "yjit_alloc_bytes" => total(ends, :yjit_alloc_bytes) }
+      end
+
+      def total(states, field)
+        values = states.filter_map { |state| state.public_send(field) }
+        values.empty? ? nil : values.sum
+      end
+    end
+  end
+end
