@@ -26,7 +26,7 @@ class GcTimelineFallbackTest < Minitest::Test
       assert_equal ["mallard agent: per-GC timing is unavailable (this Ruby has no GC enter/exit events); " \
                     "the interval records still carry GC counts"], err.lines.map(&:chomp)
       kinds = File.readlines(out).map { |line| JSON.parse(line)["kind"] }.uniq
-      assert_equal %w[ruby agent], kinds
+      assert_equal %w[ruby agent ledger], kinds
     end
   end
 
