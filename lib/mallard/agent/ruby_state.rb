@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "json"
+require_relative "json_text"
 
 module Mallard
   module Agent
@@ -14,7 +14,7 @@ module Mallard
       # @param time [Float] seconds on the run's clock
       # @param notes [Hash] more for the line: the per-GC timeline's source, why not the hooks
       def line(at:, time:, **notes)
-        "#{JSON.generate({ kind: 'ruby', t: time.round(6), pid: Process.pid, at: at, **read, **notes })}\n"
+        JsonText.object(+"", { kind: "ruby", t: time.round(6), pid: Process.pid, at: at, **read, **notes }) << "\n"
       end
 
       def read
