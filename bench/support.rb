@@ -45,14 +45,7 @@ module Bench
     return [app_dir(name), "", {}] unless name == "rails"
 
     require_relative "../test/support/rails_app"
-    app = File.join(Dir.mktmpdir("mallard-bench-rails"), "app")
-    FileUtils.cp_r(RailsApp.path, app)
-    File.write(File.join(app, "config", "routes.rb"), <<~RUBY)
-      Rails.application.routes.draw do
-        get "/rows", to: proc { [200, { "Content-Type" => "text/plain" },
-                                 [Array.new(3_000) { |i| "row \#{i} \#{'x' * (i % 50)}" }.join("\n")]] }
-      end
-    RUBY
+    app = RailsApp.with_rows_page(Dir.mktmpdir("mallard-bench-rails"))
     [app, "rows", { "SECRET_KEY_BASE" => "x" * 64, "RAILS_ENV" => "production" }]
   end
 

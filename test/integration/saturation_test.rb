@@ -50,16 +50,5 @@ class SaturationIntegrationTest < Minitest::Test
     JSON.parse(out)
   end
 
-  # The generated app, with a page that renders 3,000 rows through Rails' router and middleware stack.
-  def rails_app
-    app = File.join(@tmp, "rails")
-    FileUtils.cp_r(RailsApp.path, app)
-    File.write(File.join(app, "config", "routes.rb"), <<~RUBY)
-      Rails.application.routes.draw do
-        get "/rows", to: proc { [200, { "Content-Type" => "text/plain" },
-                                 [Array.new(3_000) { |i| "row \#{i} \#{'x' * (i % 50)}" }.join("\\n")]] }
-      end
-    RUBY
-    app
-  end
+  def rails_app = RailsApp.with_rows_page(@tmp)
 end

@@ -24,6 +24,21 @@ module RailsApp
     Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: nil)
   end
 
+  # A copy of the app in root with a page, /rows, that renders 3,000 rows through Rails' router and middleware
+  # stack: load for the tests and benchmarks that need a real Rails app busy.
+  # @return [String] the copy's directory
+  def with_rows_page(root)
+    app = File.join(root, "rows-app")
+    FileUtils.cp_r(path, app)
+    File.write(File.join(app, "config", "routes.rb"), <<~RUBY)
+      Rails.application.routes.draw do
+        get "/rows", to: proc { [200, { "Content-Type" => "text/plain" },
+                                 [Array.new(3_000) { |i| "row \#{i} \#{'x' * (i % 50)}" }.join("\\n")]] }
+      end
+    RUBY
+    app
+  end
+
   def generate
     root = Dir.mktmpdir("mallard-rails")
     at_exit { FileUtils.remove_entry(root) }
