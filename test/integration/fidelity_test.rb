@@ -11,11 +11,8 @@ require "tmpdir"
 # points) and wider than two repeats' run-to-run spread of a fragmenting app on this machine.
 class FidelityIntegrationTest < Minitest::Test
   include Processes
-  include RedisServers
 
   APP = File.expand_path("../fixtures/apps/fragmenting", __dir__)
-  JOBS = File.expand_path("../fixtures/jobs", __dir__)
-  WORKER = %w[sidekiq -r ./jobs.rb -c 20].freeze
   SECONDS = 10
   REPEATS = 2
   TOLERANCE_POINTS = 12
@@ -43,32 +40,7 @@ class FidelityIntegrationTest < Minitest::Test
                     "mallard #{mallard_pct.round(1)}% against plain Puma #{hand_pct.round(1)}% (#{by_hand})"
   end
 
-  # The same 20-thread worker under mallard (its own Redis, the agent, the workload) and by hand (sidekiq and the
-  # workload against a Redis of this test's): glibc's RSS within 10%.
-  def test_a_twenty_thread_job_worker_settles_where_it_does_by_hand
-    env = { "JOB" => "FragmentingJob" }
-    out, err, status = mallard("soak", "--sidekiq", "--workload", File.join(JOBS, "steady.rb"), "--json",
-                               "--duration", SECONDS.to_s, "--out", File.join(@tmp, "worker"), JOBS, "--", *WORKER,
-                               env: env, timeout: 120)
-    assert_equal 0, status.exitstatus, err
-    by_mallard = JSON.parse(out).dig("memory", "steady_rss_kb")
-    by_hand = worker_steady_rss_kb(env)
-
-    assert_in_delta 1.0, by_mallard / by_hand, 0.10, "mallard #{by_mallard} KiB against #{by_hand} KiB by hand"
-  end
-
   private
-
-  def worker_steady_rss_kb(env)
-    env = env.merge("REDIS_URL" => start_redis, "RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil)
-    worker = Process.spawn(env, *WORKER, chdir: JOBS, out: File::NULL, err: File::NULL, pgroup: true)
-    @spawned << worker
-    workload = Process.spawn(env, Gem.ruby, "steady.rb", chdir: JOBS, out: File::NULL, err: File::NULL)
-    @spawned << workload
-    median(steady_readings(worker))
-  ensure
-    [workload, worker].compact.each { |pid| stop_process(pid) }
-  end
 
   def compare
     out, err, status = mallard("compare", APP, "--allocators", "glibc,glibc-arena2", "--repeat", REPEATS.to_s,
@@ -85,20 +57,19 @@ class FidelityIntegrationTest < Minitest::Test
     server = PumaServer.new(APP, threads: "5:5", env: env).start
     wrk = Process.spawn("wrk", "-t", "2", "-c", "8", "-d", "#{SECONDS}s", "#{server.url}/", out: File::NULL)
     @spawned << wrk
-    readings = steady_readings(server.pid)
+    steady = readings(server.pid).last(SECONDS) # the second half
     Process.wait(wrk)
-    median(readings)
+    median(steady)
   ensure
     server&.stop
   end
 
-  # RSS from smaps_rollup every half second for SECONDS; the second half's readings.
-  def steady_readings(pid)
-    readings = (SECONDS * 2).times.map do
+  # RSS from smaps_rollup every half second for SECONDS.
+  def readings(pid)
+    (SECONDS * 2).times.map do
       sleep 0.5
       File.read("/proc/#{pid}/smaps_rollup")[/^Rss:\s+(\d+)/, 1].to_f
     end
-    readings.last(SECONDS)
   end
 
   def median(values)

@@ -51,7 +51,8 @@ class InstalledGemTest < Minitest::Test
 
   # wrk drives the load through the gem's Lua script, and glibc-trim loads the gem's compiled extension into the app.
   def test_a_soak_and_a_one_repeat_comparison_of_a_rack_app_measure_with_wrk
-    soak = run_json("soak", File.join(APPS, "hello"), "--duration", "1", "--json", "--out", File.join(@tmp, "soak"))
+    soak = run_json("soak", File.join(APPS, "hello"), "--duration", "1", "--cpus", "1", "--json",
+                    "--out", File.join(@tmp, "soak"))
     assert_equal "complete", soak["status"]
     assert_equal "wrk", soak.dig("load", "tool")
     assert_operator soak.dig("load", "requests"), :>, 0

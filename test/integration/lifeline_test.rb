@@ -82,7 +82,10 @@ class LifelineIntegrationTest < Minitest::Test
   end
 
   def agent_requests(out_dir)
-    File.foreach(File.join(out_dir, "agent.jsonl")).sum { |line| JSON.parse(line)["requests"] }
+    File.foreach(File.join(out_dir, "agent.jsonl")).sum do |line|
+      record = JSON.parse(line)
+      record["kind"] == "agent" ? record["requests"] : 0
+    end
   rescue Errno::ENOENT
     0
   end

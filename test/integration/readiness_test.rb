@@ -50,6 +50,8 @@ class ReadinessIntegrationTest < Minitest::Test
   def requests_by_pid(out_dir)
     File.foreach(File.join(out_dir, "agent.jsonl")).each_with_object({}) do |line, served|
       record = JSON.parse(line)
+      next unless record["kind"] == "agent" # the ledger's and the Ruby state's lines are the same processes'
+
       served[record["pid"]] = [served.fetch(record["pid"], 0), record["requests"]].max
     end
   end
