@@ -3,6 +3,7 @@
 require "test_helper"
 require "json"
 require "tmpdir"
+require_relative "../support/puma_server"
 
 # Issue 20: mallard's answer must be the app's, not the lab's. Confined to one CPU of two (the old default), a
 # fragmenting app's glibc RSS fell from 379 to 202 MiB and MALLOC_ARENA_MAX=2's saving from −42% to −7%. By
