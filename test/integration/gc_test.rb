@@ -12,6 +12,7 @@ class GcIntegrationTest < Minitest::Test
 
   APPS = File.expand_path("../fixtures/apps", __dir__)
   SCRIPTS = File.expand_path("../fixtures/scripts", __dir__)
+  MORE_MAJORS = { "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR" => "1.1" }.freeze
 
   def setup
     super
@@ -26,8 +27,11 @@ class GcIntegrationTest < Minitest::Test
   # 4M memoised results: about 6 s and 650 MiB, the live set growing by half a million slots a second. The agent
   # writes GC.stat only when its thread gets the GVL from the busy script (2-3 times a second here): shorter runs
   # give too few readings to decide.
+  # Ruby runs a major GC when old objects double (RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR 2.0): a set growing from
+  # nothing gets 6-7 majors, where a perfect rank order is significant and one swapped pair (p = 0.058) is not.
+  # At 1.1 the same work runs 15-20 majors, enough for the relation to be decided whatever the machine's noise.
   def test_a_script_that_memoises_everything_has_a_growing_live_set
-    summary = gc_script("growing_cache.rb", 4_000_000)
+    summary = gc_script("growing_cache.rb", 4_000_000, env: MORE_MAJORS)
 
     assert_equal "gc", summary["kind"]
     assert_equal "growing", summary.dig("verdict", "live_set"), [summary["live_set"], summary["run_dir"]].inspect
@@ -37,9 +41,10 @@ class GcIntegrationTest < Minitest::Test
     relation = summary.dig("gc", "major_time_vs_live_set")
     return unless events?(summary)
 
-    # A cause is named only when the permutation interval excludes zero: 4 perfectly ranked majors do not.
+    # A cause is named only when the permutation interval excludes zero.
     assert_equal relation["ci"][0].positive?, relation["finding"] == "rising", relation.inspect
-    assert_equal "rising", relation["finding"], relation.inspect if relation["majors"] >= 6
+    assert_operator relation["majors"], :>=, 10, relation.inspect
+    assert_equal "rising", relation["finding"], relation.inspect
   end
 
   # The same work, keeping nothing: about 4 s of a flat live set.
@@ -79,15 +84,17 @@ class GcIntegrationTest < Minitest::Test
   # creep on the allocator, never on the app.
   # Unpinned (--cpus off): confined to one CPU this app promotes more slowly and runs a major GC only every ~5 s,
   # and its old-object sawtooth is then too long for 40 s to decide the live set (inconclusive, "run longer"); with
-  # both CPUs it runs one every ~2 s. The rule under test is the verdict's, not the layout's.
+  # both CPUs it runs one every ~2-5 s, 8 in one loaded CI run: 3 batch means, 1 df, inconclusive again. With majors
+  # at 1.2 times the old objects it runs about 80. The rule under test is the verdict's, not Ruby's GC pacing.
   def test_a_bounded_app_with_five_threads_has_a_plateaued_live_set_and_the_creep_is_the_allocators
-    summary = gc_app("stable", "--threads", "5", "--duration", "40", "--cpus", "off")
+    summary = gc_app("stable", "--threads", "5", "--duration", "40", "--cpus", "off",
+                     env: { "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR" => "1.2" })
 
     assert_equal "plateaued", summary.dig("verdict", "live_set"), summary["live_set"].inspect
     refute_equal "inconclusive", summary.dig("verdict", "overall")
     assert_match(/allocator|the app is bounded/, summary.dig("verdict", "conclusion"))
     refute_match(/the app retains objects/, summary.dig("verdict", "conclusion"))
-    assert_operator summary.dig("gc", "major"), :>=, 6
+    assert_operator summary.dig("gc", "major"), :>=, 20
   end
 
   # Not only `mallard gc`: every soak records each GC, on every Ruby (before 3.3 from GC::Profiler, whose only cost
@@ -135,8 +142,9 @@ class GcIntegrationTest < Minitest::Test
     JSON.parse(out)
   end
 
-  def gc_app(app, *args)
-    out, err, status = mallard("gc", File.join(APPS, app), "--json", "--out", File.join(@tmp, "run"), *args)
+  def gc_app(app, *args, env: {})
+    out, err, status = mallard("gc", File.join(APPS, app), "--json", "--out", File.join(@tmp, "run"), *args,
+                               env: env)
     assert_includes [0, 69], status.exitstatus, err
     JSON.parse(out)
   end

@@ -17,10 +17,12 @@ module Mallard
       def phases = meta.phases || Phases.new
       def target = meta.target || TargetInfo.new
       def script? = target.kind == "script"
+      # Lists a run does not have (a web app's jobs, an agent-less run's ledger) are empty, not nil.
+      def initialize(jobs: nil, ledger: nil, ruby_states: nil, **members)
+        super(jobs: jobs || [], ledger: ledger || [], ruby_states: ruby_states || [], **members)
+      end
+
       def jobs? = target.jobs?
-      def jobs = self[:jobs] || []
-      def ledger = self[:ledger] || []
-      def ruby_states = self[:ruby_states] || []
 
       # What the subject's work is counted in: the agent's count and every slope's x axis.
       def unit = jobs? ? "jobs" : "requests"

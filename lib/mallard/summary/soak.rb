@@ -23,8 +23,11 @@ module Mallard
                            :allocator_held)
 
     class Verdict
-      # Units of work: "requests", or "jobs" for a job worker.
-      def unit = self[:unit] || "requests"
+      # Units of work: "requests", or "jobs" for a job worker; summaries written before unit existed are a web app's.
+      def initialize(unit: nil, **members)
+        super(unit: unit || "requests", **members)
+      end
+
       def slope_kb_per_1k = slope_kb_per_1k_jobs || slope_kb_per_1k_requests
     end
 
