@@ -69,8 +69,9 @@ class GcIntegrationTest < Minitest::Test
     assert_match(/after every GC|after each major GC/, summary.dig("live_set", "measure"))
   end
 
+  # Six seconds give 6 majors at Ruby's pace, 3 batch means and 1 df when the machine is busy: inconclusive.
   def test_an_app_that_retains_per_request_grows_on_both_counts
-    summary = gc_app("leaky", "--duration", "6")
+    summary = gc_app("leaky", "--duration", "6", env: MORE_MAJORS)
 
     assert_equal "growing", summary.dig("verdict", "memory")
     assert_equal "growing", summary.dig("verdict", "live_set"), summary["live_set"].inspect
