@@ -7,7 +7,7 @@ class BootSummaryTest < Minitest::Test
   RUN = File.expand_path("../fixtures/runs/boot", __dir__)
 
   def setup
-    @run = Mallard::Run::Reader.open(RUN)
+    @run = Mallard::RunKind.open(RUN).run
     @summary = Mallard::Analysis::BootSummary.call(@run)
   end
 

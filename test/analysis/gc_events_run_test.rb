@@ -21,7 +21,7 @@ class GcEventsRunTest < Minitest::Test
 
   def test_a_run_with_gc_events_is_judged_on_the_live_set_after_each_major_gc
     append_gc_lines
-    summary = Mallard::Analysis::SoakSummary.call(Mallard::Run::Reader.open(@dir))
+    summary = Mallard::Analysis::SoakSummary.call(Mallard::RunKind.open(@dir).run)
     gc = summary.gc
 
     assert_equal "the agent's GC events", gc.source

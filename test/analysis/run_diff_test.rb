@@ -158,7 +158,7 @@ class RunDiffTest < Minitest::Test
   # A stored comparison against itself: every configuration in both, and nothing changed.
   def test_a_stored_comparison_diffed_with_itself_changes_nothing
     stored = Summary::Compare.from_h(JSON.parse(File.read(STORED_COMPARE)))
-    result = RunDiff.compares(stored, stored, metric: RunDiff.default_metric("compare", stored, stored))
+    result = RunDiff.compares(stored, stored, metric: RunDiff.default_compare_metric(stored, stored))
 
     assert_equal(stored.rows.map(&:name), result[:rows].map { |row| row[:name] })
     result[:rows].each do |row|
@@ -212,10 +212,10 @@ class RunDiffTest < Minitest::Test
     one = soak([1.0])[:summary]
     workers = soak([1.0], processes: 3)[:summary]
 
-    assert_equal "steady_rss_kb", RunDiff.default_metric("soak", one, one)
-    assert_equal "steady_pss_kb", RunDiff.default_metric("soak", one, workers)
+    assert_equal "steady_rss_kb", RunDiff.default_soak_metric(one, one)
+    assert_equal "steady_pss_kb", RunDiff.default_soak_metric(one, workers)
     assert_equal "steady_pss_kb",
-                 RunDiff.default_metric("compare", Summary::Compare.new(metric: "steady_pss_kb"), Summary::Compare.new)
+                 RunDiff.default_compare_metric(Summary::Compare.new(metric: "steady_pss_kb"), Summary::Compare.new)
   end
 
   # Each ledger part both runs read gets a row of its own: which part moved; no interval, so never a failure.

@@ -41,7 +41,7 @@ class ReportHeapHtmlTest < Minitest::Test
 
     assert_equal 0, status, err
     assert_includes html, "<h1>mallard heap — heap dumps</h1>"
-    assert_match(%r{<td><code>[^<]*/keep\.rb:7</code></td>}, html, "the strings kept between A and B")
+    assert_match(%r{<td><code>[^<]*/keep\.rb:7</code>}, html, "the strings kept between A and B (and what holds them)")
     dumps.each { |dump| assert_includes html, "<code>#{dump}</code>" }
     refute_includes html, '<section id="soak">'
   end

@@ -58,6 +58,22 @@ class SidekiqIntegrationTest < Minitest::Test
     assert_operator summary.dig("jobs", "processed"), :>, 100
   end
 
+  # A job worker's work is jobs: diff compares its jobs/s, each job's wait in the queue and the CPU per job, read
+  # from each run's own summary, never the load tool's request figures (it has none).
+  def test_a_diff_of_two_job_worker_soaks_compares_their_jobs
+    url = start_redis
+    a, b = %w[a b].map do |name|
+      summary, status, err = soak("steady.rb", "--redis", url, "--duration", "3", out: name)
+      assert_equal 0, status.exitstatus, err
+      summary
+    end
+    { "rps" => %w[per_s], "p99_ms" => %w[queue_latency_ms p99], "cpu_ms_per_request" => %w[cpu_ms_per_job] }
+      .each { |metric, figure| assert_diffs_jobs(metric, a, b, figure) }
+    out, = mallard("diff", File.join(@tmp, "a"), File.join(@tmp, "b"), "--metric", "rps")
+    assert_match(%r{\Amallard diff — jobs/s, B against A}, out)
+    assert_match(%r{\d jobs/s}, out)
+  end
+
   def test_jobs_that_mostly_fail_are_a_failed_measurement
     summary, status, = soak("failing_jobs.rb", "--duration", "3")
 
@@ -159,11 +175,22 @@ class SidekiqIntegrationTest < Minitest::Test
 
   private
 
-  def soak(workload, *args, env: {}, worker: WORKER)
-    out_dir = File.join(@tmp, "run")
+  def soak(workload, *args, env: {}, worker: WORKER, out: "run")
+    out_dir = File.join(@tmp, out)
     out, err, status = mallard("soak", "--sidekiq", "--workload", File.join(JOBS, workload), "--json",
                                "--out", out_dir, *args, JOBS, *worker, env: env)
     [JSON.parse(out), status, err]
+  end
+
+  def assert_diffs_jobs(metric, before, after, figure)
+    out, err, status = mallard("diff", File.join(@tmp, "a"), File.join(@tmp, "b"), "--metric", metric, "--json")
+    assert_equal 0, status.exitstatus, err
+    diff = JSON.parse(out)
+    row = diff["rows"].first
+
+    assert_equal "jobs", diff["unit"]
+    refute_nil before.dig("jobs", *figure), figure.inspect
+    assert_equal [before.dig("jobs", *figure), after.dig("jobs", *figure)], [row["a"], row["b"]], metric
   end
 
   def assert_nothing_left(tag)

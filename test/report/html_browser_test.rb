@@ -97,7 +97,7 @@ class HtmlBrowserTest < Minitest::Test
       return "file://#{page}"
     end
 
-    run = Mallard::Run::Reader.open(File.join(RUNS, name))
+    run = Mallard::RunKind.open(File.join(RUNS, name)).run
     analysis = Mallard::Analysis
     case run
     when Mallard::Run::CompareRun

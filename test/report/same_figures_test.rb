@@ -20,7 +20,7 @@ class SameFiguresTest < Minitest::Test
       FileUtils.cp_r(File.join(RUNS, "soak-interrupted"), tmp)
       dir = File.join(tmp, "soak-interrupted")
       File.delete(File.join(dir, "summary.json"))
-      run = Mallard::Run::Reader.open(dir)
+      run = Mallard::RunKind.open(dir).run
       summary = Mallard::Analysis::SoakSummary.for(run)
 
       assert_nil run.summary

@@ -17,7 +17,7 @@ class ReaderTest < Minitest::Test
   end
 
   def test_reads_a_schema_1_soak
-    run = Reader.open(File.join(RUNS, "soak-leaky"))
+    run = Mallard::RunKind.open(File.join(RUNS, "soak-leaky")).run
 
     assert_instance_of Mallard::Run::SoakRun, run
     assert_equal 1, run.meta.schema_version
@@ -29,7 +29,7 @@ class ReaderTest < Minitest::Test
   end
 
   def test_reads_a_schema_1_comparison_with_its_soak_runs
-    run = Reader.open(File.join(RUNS, "compare"))
+    run = Mallard::RunKind.open(File.join(RUNS, "compare")).run
 
     assert_instance_of Mallard::Run::CompareRun, run
     assert_equal %w[glibc glibc-arena2 jemalloc], run.soak_runs.keys
@@ -41,7 +41,7 @@ class ReaderTest < Minitest::Test
   def test_a_comparison_missing_a_soak_run_counts_it
     path = copy("compare")
     FileUtils.rm_r(File.join(path, "jemalloc-2"))
-    run = Reader.open(path)
+    run = Mallard::RunKind.open(path).run
 
     assert_equal 1, run.missing
     assert_equal [2, 2, 1], run.soak_runs.values.map(&:size)
@@ -52,7 +52,7 @@ class ReaderTest < Minitest::Test
       path = copy("soak-leaky")
       bump(path, name)
 
-      error = assert_raises(Reader::NewerSchema) { Reader.open(path) }
+      error = assert_raises(Reader::NewerSchema) { Mallard::RunKind.open(path).run }
       assert_equal 65, error.exit_status
       assert_includes error.message, "run schema #{Mallard::Run::Directory::SCHEMA_VERSION + 1}"
       assert_includes error.message, "upgrade mallard"
@@ -63,19 +63,19 @@ class ReaderTest < Minitest::Test
     path = copy("soak-leaky")
     %w[summary.json meta.json].each { |name| bump(path, name, to: Mallard::Run::Directory::SCHEMA_VERSION) }
 
-    assert_instance_of Mallard::Run::SoakRun, Reader.open(path)
+    assert_instance_of Mallard::Run::SoakRun, Mallard::RunKind.open(path).run
   end
 
   def test_what_is_not_a_run_directory_is_not_found
-    assert_raises(Mallard::NotFound) { Reader.open(File.join(@tmp, "nowhere")) }
-    error = assert_raises(Mallard::NotFound) { Reader.open(@tmp) }
+    assert_raises(Mallard::NotFound) { Mallard::RunKind.open(File.join(@tmp, "nowhere")).run }
+    error = assert_raises(Mallard::NotFound) { Mallard::RunKind.open(@tmp).run }
     assert_includes error.message, "is not a mallard run directory"
   end
 
   def test_a_damaged_meta_json_is_not_found_rather_than_a_crash
     File.write(File.join(@tmp, "meta.json"), '{"schema_version": 2, "comm')
 
-    error = assert_raises(Mallard::NotFound) { Reader.open(@tmp) }
+    error = assert_raises(Mallard::NotFound) { Mallard::RunKind.open(@tmp).run }
     assert_includes error.message, "meta.json"
     assert_equal 66, error.exit_status
   end

@@ -38,10 +38,18 @@ module Mallard
       BOOT_METRIC = "boot_rss_kb"
       # A gem's row appears once it holds this much in either run: a % change of a few hundred KiB says little.
       BOOT_GEM_FLOOR_KB = 1024
-      # Where a soak's summary holds each metric.
+      # Where a soak's summary holds each metric: memory in its memory, the work in its headline (Headline: a job
+      # worker's rate, latency and CPU are its jobs').
       SOAK_FIGURES = { "steady_rss_kb" => %i[memory steady_rss_kb], "steady_pss_kb" => %i[memory steady_pss_kb],
-                       "peak_rss_kb" => %i[memory peak_rss_kb], "rps" => %i[load rps],
-                       "p99_ms" => %i[load latency_ms p99], "cpu_ms_per_request" => %i[load cpu_ms_per_request] }.freeze
+                       "peak_rss_kb" => %i[memory peak_rss_kb], "rps" => %i[rate], "p99_ms" => %i[latency_ms p99],
+                       "cpu_ms_per_request" => %i[cpu_ms_per_unit] }.freeze
+      WORK_METRICS = %w[rps p99_ms cpu_ms_per_request].freeze
+      # What each metric is called, for requests and for a job worker's jobs.
+      LABELS = { "steady_rss_kb" => "steady RSS", "steady_pss_kb" => "steady PSS (summed over processes)",
+                 "peak_rss_kb" => "peak RSS", "rps" => "req/s", "p99_ms" => "p99 latency",
+                 "cpu_ms_per_request" => "the app's CPU time per request", "boot_rss_kb" => "RSS after boot" }.freeze
+      JOB_LABELS = { "rps" => "jobs/s", "p99_ms" => "p99 wait in the queue",
+                     "cpu_ms_per_request" => "the worker's CPU time per job" }.freeze
       # The sample field behind each steady metric.
       STEADY_KEYS = { "steady_rss_kb" => :rss_kb, "steady_pss_kb" => :pss_kb }.freeze
 
@@ -49,30 +57,50 @@ module Mallard
 
       # Steady memory as the runs themselves judged it: summed PSS once a run had several processes (RSS counts
       # the pages Puma's workers share once per worker), else RSS.
-      # A comparison's summary holds the metric MemoryMetric chose for its runs; a soak's, its process count.
-      def default_metric(kind, before, after)
-        unless kind == "compare"
-          return "steady_#{MemoryMetric.for([before, after].map { |summary| summary.memory&.processes })}"
-        end
+      def default_soak_metric(before, after)
+        "steady_#{MemoryMetric.for([before, after].map { |summary| summary.memory&.processes })}"
+      end
 
+      # A comparison's summary holds the metric MemoryMetric chose for its runs.
+      def default_compare_metric(before, after)
         [before, after].any? { |summary| summary.metric == "steady_pss_kb" } ? "steady_pss_kb" : "steady_rss_kb"
       end
 
       # A figure of a soak's summary, nil when the run did not measure it.
       def soak_figure(summary, metric)
-        SOAK_FIGURES.fetch(metric).reduce(summary) { |value, member| value&.public_send(member) }
+        source = WORK_METRICS.include?(metric) ? Headline.of(summary) : summary
+        SOAK_FIGURES.fetch(metric).reduce(source) { |value, member| value&.public_send(member) }
+      end
+
+      # What a metric is called for runs whose work is unit ("requests" or "jobs"); a metric of another kind of
+      # run by its own name.
+      def label(metric, unit = "requests")
+        (unit == "jobs" && JOB_LABELS[metric]) || LABELS.fetch(metric, metric)
+      end
+
+      # Two runs of a kind that has one figure per run and metric (RunKind#diff_figures): the change without
+      # interval.
+      # @param directions [Hash{String=>Integer}] +1 when a rise of the metric is worse, -1 when a fall is
+      def figures(before, after, kind:, metric:, directions:)
+        a = before[metric]
+        b = after[metric]
+        row = { name: metric, a: a, b: b }.merge(change([a].grep(Numeric), [b].grep(Numeric)))
+        { kind: kind, metric: metric, label: label(metric), direction: directions.fetch(metric),
+          method: "one figure per run", rows: judged([row], directions.fetch(metric)) }
       end
 
       # @param before [Hash] run A: { summary: Summary::Soak, steady: the metric's steady-window samples (or []) }
       # @param after [Hash] run B, the same
-      # @return [Hash] { kind:, metric:, method:, rows: [one row] }
+      # @return [Hash] { kind:, metric:, label:, unit:, direction:, method:, rows: [one row] }
       def soaks(before, after, metric:)
         a, b = [before, after].map { |run| soak_figure(run[:summary], metric) }
         steady = STEADY_KEYS.key?(metric)
         row = steady ? batched(before[:steady], after[:steady], a, b) : change([a].grep(Numeric), [b].grep(Numeric))
         method = steady ? "Welch's t on the logs of each run's steady-window batch means" : "one figure per run"
         rows = [{ name: metric, a: a, b: b }.merge(row), *ledger_rows(before[:summary], after[:summary], metric)]
-        { kind: "soak", metric: metric, method: method, rows: judged(rows, metric) }
+        unit = Headline.of(before[:summary]).unit
+        { kind: "soak", metric: metric, label: label(metric, unit), unit: unit, direction: WORSE.fetch(metric),
+          method: method, rows: judged(rows, WORSE.fetch(metric)) }
       end
 
       # With a memory metric, each part of the memory ledger both runs read: which part moved. One figure per run
@@ -100,8 +128,9 @@ module Mallard
           { name: name, a: Statistics.median(a), b: Statistics.median(b), repeats: [a.size, b.size] }
             .merge(change(a, b))
         end
-        { kind: "compare", metric: metric, method: "Welch's t on the logs of the repeats' figures",
-          rows: judged(rows, metric),
+        unit = before.target&.jobs? ? "jobs" : "requests"
+        { kind: "compare", metric: metric, label: label(metric, unit), unit: unit, direction: WORSE.fetch(metric),
+          method: "Welch's t on the logs of the repeats' figures", rows: judged(rows, WORSE.fetch(metric)),
           only_in_a: a_runs.keys - b_runs.keys, only_in_b: b_runs.keys - a_runs.keys }
       end
 
@@ -115,8 +144,8 @@ module Mallard
         shared = (a_gems.keys & b_gems.keys).select { |name| boot_gem_shown?(a_gems[name], b_gems[name]) }
         rows = [boot_row("total", before.total, after.total),
                 *shared.map { |name| boot_row("gem #{name}", a_gems[name], b_gems[name]) }]
-        { kind: "boot", metric: BOOT_METRIC, method: "Welch's t on the logs of the repeats' figures",
-          rows: judged(rows, BOOT_METRIC), only_in_a: a_gems.keys - b_gems.keys, only_in_b: b_gems.keys - a_gems.keys }
+        { kind: "boot", metric: BOOT_METRIC, label: label(BOOT_METRIC), direction: WORSE.fetch(BOOT_METRIC),
+          method: "Welch's t on the logs of the repeats' figures", rows: judged(rows, WORSE.fetch(BOOT_METRIC)), only_in_a: a_gems.keys - b_gems.keys, only_in_b: b_gems.keys - a_gems.keys }
       end
 
       def ledger_parts(summary) = Array(summary&.ledger&.parts).to_h { |part| [part.name, part.kb] }
@@ -136,7 +165,7 @@ module Mallard
       # A change without an interval never fails: one figure per run cannot tell a regression from noise.
       # @return [Hash] { threshold_pct:, failed:, reason: (one line, nil unless failed) }
       def fail_over(result, threshold_pct)
-        direction = WORSE.fetch(result[:metric])
+        direction = result.fetch(:direction)
         # A boot is gated on its total: a small gem's share can move by many % and matter little.
         rows = result[:kind] == "boot" ? result[:rows].first(1) : result[:rows]
         failing = rows.select { |row| row[:ci]&.map { |bound| direction * bound }&.min.to_f > threshold_pct }
@@ -182,8 +211,8 @@ module Mallard
       end
 
       # `worse` is the direction alone; whether it matters is `significant`'s and the threshold's business.
-      def judged(rows, metric)
-        rows.map { |row| row.merge(worse: !row[:pct].nil? && (WORSE.fetch(metric) * row[:pct]).positive?) }
+      def judged(rows, direction)
+        rows.map { |row| row.merge(worse: !row[:pct].nil? && (direction * row[:pct]).positive?) }
       end
 
       # Configurations with at least one finished run, name => runs.

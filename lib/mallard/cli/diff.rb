@@ -7,11 +7,12 @@ module Mallard
       BANNER = <<~TEXT.freeze
         Usage: mallard diff [options] RUN_A RUN_B
 
-        Before (A) and after (B): how a metric changed between two soaks, or between two comparisons
-        (per configuration in both), or two boots (`mallard boot`: the total RSS after the boot, and each
-        gem of 1 MiB or more), as a % change with its 95% interval. A boot is gated on its total.
-        Metrics: #{Analysis::RunDiff::METRICS.join(', ')}
-        (default: steady memory — summed PSS when a run had several processes, else RSS).
+        Before (A) and after (B): how a metric changed between two soaks (or gc runs), or between two
+        comparisons (per configuration in both), or two boots (`mallard boot`: the total RSS after the
+        boot, and each gem of 1 MiB or more), as a % change with its 95% interval. A boot is gated on its
+        total. Metrics of soaks and comparisons: #{Analysis::RunDiff::METRICS.join(', ')}
+        (default: steady memory — summed PSS when a run had several processes, else RSS); for a job
+        worker rps is jobs/s, p99_ms the wait in the queue and cpu_ms_per_request the CPU per job.
 
         --fail-over PCT fails (exit 1) when the change is worse than PCT% with 95% confidence —
         its whole interval beyond PCT, up for memory and latency, down for req/s; a change
@@ -24,11 +25,10 @@ module Mallard
         paths = parse(argv)
         return 0 if help_printed?
 
-        before, after = paths.map { |path| Run::Reader.open(path) }
-        check_kinds(before, after)
-        sides = [before, after].map { |run| Side.new(run) }
+        sides = paths.map { |path| RunKind.open(path) }
+        kind = kind_of(*sides)
         refuse_failed(sides)
-        result = diff(*sides)
+        result = diff(kind, *sides)
         render(result)
         finish(result)
       end
@@ -39,9 +39,6 @@ module Mallard
         operands = parser.parse(argv)
         return if @cli[:help]
         raise UsageError, "give two run directories, A (before) then B (after)" unless operands.size == 2
-        if @cli[:metric] && !Analysis::RunDiff::METRICS.include?(@cli[:metric])
-          raise UsageError, "unknown --metric #{@cli[:metric]}; one of #{Analysis::RunDiff::METRICS.join(', ')}"
-        end
 
         operands
       rescue OptionParser::ParseError, UsageError => e
@@ -62,32 +59,23 @@ module Mallard
         end
       end
 
-      # A run and its summary, as the diff sees it.
-      Side = Struct.new(:run) do
-        def compare? = run.is_a?(Run::CompareRun)
-        def boot? = run.is_a?(Run::BootRun)
-
-        def kind
-          return "compare" if compare?
-
-          boot? ? "boot" : "soak"
+      # Runs of one family (a gc run is a soak), which can be diffed, on a metric their kind has.
+      def kind_of(before, after)
+        kinds = [before, after].map(&:kind)
+        unless kinds.map(&:diff_family).uniq.size == 1
+          raise UsageError, "diff: #{before.run.path} is a #{kinds[0].name} run and #{after.run.path} a " \
+                            "#{kinds[1].name} run; diff two runs of one kind"
         end
-
-        def summary
-          @summary ||= case kind
-                       when "compare" then Analysis::CompareSummary.for(run)
-                       when "boot" then Analysis::BootSummary.call(run)
-                       else Analysis::SoakSummary.for(run)
-                       end
-        end
+        check_metric(kinds.first)
+        kinds.first
       end
 
-      def check_kinds(before, after)
-        kinds = [before, after].map { |run| Side.new(run).kind }
-        return if kinds.uniq.size == 1
+      def check_metric(kind)
+        metrics = kind.diff_metrics.keys
+        raise UsageError, "diff: #{kind.name} runs have no figures mallard diff compares" if metrics.empty?
+        return if @cli[:metric].nil? || metrics.include?(@cli[:metric])
 
-        raise UsageError, "diff: #{before.path} is a #{kinds[0]} run and #{after.path} a #{kinds[1]} run; " \
-                          "diff two soaks, two comparisons or two boots"
+        raise UsageError, "diff: unknown --metric #{@cli[:metric]} for #{kind.name} runs; one of #{metrics.join(', ')}"
       end
 
       # A failed measurement has no figures to hold against anything: --fail-over must never pass on one.
@@ -99,35 +87,16 @@ module Mallard
                                  "there is nothing to compare"
       end
 
-      def diff(before, after)
-        return finish_diff(Analysis::RunDiff.boots(before.summary, after.summary), before, after) if before.boot?
-
-        metric = @cli[:metric] || Analysis::RunDiff.default_metric(before.kind, before.summary, after.summary)
-        result = if before.compare?
-                   Analysis::RunDiff.compares(before.summary, after.summary, metric: metric)
-                 else
-                   Analysis::RunDiff.soaks(soak_side(before, metric), soak_side(after, metric), metric: metric)
-                 end
-        finish_diff(result, before, after)
-      end
-
-      def finish_diff(result, before, after)
-        result = result.merge(a: describe(before), b: describe(after))
+      def diff(kind, before, after)
+        metric = @cli[:metric] || kind.default_diff_metric(before, after)
+        result = kind.diff(before, after, metric: metric).merge(a: describe(before), b: describe(after))
         result[:fail_over] = Analysis::RunDiff.fail_over(result, @cli[:fail_over]) if @cli[:fail_over]
         Summary::Diff.from_h(result)
       end
 
-      def soak_side(side, metric)
-        key = Analysis::RunDiff::STEADY_KEYS[metric]
-        return { summary: side.summary, steady: [] } unless key
-
-        window = Analysis::SteadyWindow.call(side.run, warmup_samples: side.summary.verdict&.warmup_samples)
-        { summary: side.summary, steady: window.values(key) }
-      end
-
       def describe(side)
         { run_dir: Text.scrub(side.run.path), target: side.summary.target&.description, status: side.summary.status,
-          recomputed: side.kind == "soak" && side.run.summary.nil? }
+          recomputed: side.recomputed? }
       end
 
       def render(result)

@@ -24,9 +24,7 @@ module Mallard
         parse(argv)
         return 0 if help_printed?
 
-        run = Experiments::Fleet.new(@cli, argv: argv).run
-        summary = Analysis::FleetSummary.call(run, fail_over: @cli[:fail_over])
-        Run::Directory.new(run.path).write_json("summary.json", summary)
+        summary = Experiments::Fleet.new(@cli, argv: argv).call
         render(summary)
         finish(summary)
       end

@@ -43,20 +43,12 @@ module Mallard
       def banner = BANNER
 
       def measure(target, run_dir, argv)
-        duration = @measure.soak.duration
-        if @measure.soak.requests || duration.nil?
+        if @measure.soak.requests || @measure.soak.duration.nil?
           raise UsageError, "heap: give --duration (the dumps are taken at its quarters), not --requests"
         end
 
-        dumps = Experiments::HeapDumps.new(run_dir: run_dir, duration: duration, url: -> { target.url },
-                                           path: @measure.soak.paths.first, user: @measure.user, notice: notice)
-        begin
-          Experiments::Soak.new(target: target, options: @measure.soak, run_dir: run_dir, reporter: reporter,
-                                command_line: [command, *argv], command: command, ticker: dumps).call
-        ensure
-          dumps.record
-        end
-        heap_summary(run_dir)
+        Experiments::Heap.new(target: target, options: @measure.soak, run_dir: run_dir, reporter: reporter,
+                              command_line: [command, *argv], user: @measure.user, notice: notice).call
       rescue UsageError
         run_dir.discard
         raise
@@ -64,12 +56,6 @@ module Mallard
 
       # Progress lines go to stderr unless --json asked for quiet.
       def notice = @cli[:json] ? nil : ->(line) { @err.puts(line) }
-
-      def heap_summary(run_dir)
-        summary = Analysis::HeapSummary.call(Run::HeapReader.read(run_dir))
-        run_dir.write_json("summary.json", summary)
-        summary
-      end
 
       def render(summary)
         show(summary, Report::HeapTerminal)

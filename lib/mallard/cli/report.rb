@@ -15,21 +15,17 @@ module Mallard
         report one by one).
       TEXT
 
-      # The terminal view of each kind of summary; a soak's (a gc run's too) otherwise.
-      TERMINAL_VIEWS = { "compare" => Report::CompareTerminal, "boot" => Report::BootTerminal,
-                         "heap" => Report::HeapTerminal, "fleet" => Report::FleetTerminal }.freeze
-
       def run(argv)
         path = parse(argv)
         return 0 if help_printed?
 
         HtmlOutput.check!(@cli[:html])
-        run = Run::Reader.open(path)
-        refuse_html(run)
-        summary = summary_of(run)
-        notes(run, summary)
-        render(summary)
-        HtmlOutput.write(@cli[:html], @err, summary: summary, meta: run.meta, soaks: soaks_of(run))
+        opened = part(RunKind.open(path))
+        refuse_html(opened.kind)
+        notes(opened)
+        render(opened)
+        HtmlOutput.write(@cli[:html], @err, summary: opened.summary, meta: opened.run.meta,
+                                            soaks: opened.kind.html_soaks(opened.run))
         0
       end
 
@@ -53,47 +49,28 @@ module Mallard
         end
       end
 
-      # The summary the run stored, as its command printed it; summarised again from the raw files only when it
-      # has none.
-      def summary_of(run)
-        case run
-        when Run::CompareRun then Analysis::CompareSummary.for(run)
-        when Run::BootRun then run.summary || Analysis::BootSummary.call(run)
-        when Run::HeapRun then @cli[:soak] ? Analysis::SoakSummary.for(run.soak) : heap_summary(run)
-        when Run::FleetRun then run.summary || Analysis::FleetSummary.call(run)
-        else Analysis::SoakSummary.for(run)
-        end
+      # --soak: a heap run's soak, reported as a run of its own.
+      def part(opened)
+        @cli[:soak] && opened.kind.respond_to?(:soak) ? opened.kind.soak(opened) : opened
       end
 
-      def heap_summary(run) = run.summary || Analysis::HeapSummary.call(run)
+      def refuse_html(kind)
+        return if kind.html? || !@cli[:html]
 
-      def refuse_html(run)
-        return unless @cli[:html] && run.is_a?(Run::FleetRun)
-
-        raise UsageError, "report: a fleet run has no HTML view; show it in the terminal or with --json"
-      end
-
-      def soaks_of(run)
-        run.is_a?(Run::CompareRun) ? Analysis::CompareSummary.soaks(run) : {}
+        raise UsageError, "report: a #{kind.name} run has no HTML view; show it in the terminal or with --json"
       end
 
       # stderr, so --json output stays one JSON object.
-      def notes(run, summary)
-        where = Text.printable(run.path)
-        if recomputed?(run)
+      def notes(opened)
+        where = Text.printable(opened.run.path)
+        summary = opened.summary
+        if opened.recomputed?
           @err.puts "mallard: #{where} has no summary.json; summarised from its raw files#{ending(summary)}"
         end
-        skipped = skipped_lines(run, summary)
+        skipped = opened.kind.skipped_lines(opened.run, summary)
         return unless skipped.positive?
 
         @err.puts "mallard: #{where}: #{skipped} damaged line(s) in its records were skipped"
-      end
-
-      # A soak's summary counts the lines it skipped; a boot's records matter only when summarised from them.
-      def skipped_lines(run, summary)
-        return summary.skipped_lines.to_i if summary.respond_to?(:skipped_lines)
-
-        run.is_a?(Run::BootRun) && recomputed?(run) ? run.skipped.to_i : 0
       end
 
       # A boot failure or an interruption says what happened; only a run that never said how it ended is
@@ -106,16 +83,10 @@ module Mallard
         end
       end
 
-      # Runs whose summary mallard can compute again from their raw files.
-      RECOMPUTABLE = [Run::SoakRun, Run::BootRun, Run::HeapRun].freeze
+      def render(opened)
+        return Report::Json.new(opened.summary).render(@out) if @cli[:json]
 
-      def recomputed?(run) = RECOMPUTABLE.any? { |kind| run.is_a?(kind) } && run.summary.nil?
-
-      def render(summary)
-        return Report::Json.new(summary).render(@out) if @cli[:json]
-
-        color = Report::Color.for(@out, env: @env)
-        TERMINAL_VIEWS.fetch(summary.kind, Report::SoakTerminal).new(summary, color: color).render(@out)
+        opened.kind.terminal(opened.summary, color: Report::Color.for(@out, env: @env)).render(@out)
       end
     end
   end

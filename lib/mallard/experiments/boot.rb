@@ -146,12 +146,10 @@ module Mallard
         Signals.deferred do
           @phases.outcome = outcome
           @phases.stopped_t = Clock.monotonic - @t0
-          write_meta
+          meta_failure = @run_dir.saved { write_meta }
           @samples&.close
           run = Run::BootReader.read(@run_dir).tap { |read| read.meta.phases = @phases }
-          summary = Analysis::BootSummary.call(run)
-          @run_dir.write_json("summary.json", summary)
-          summary
+          @run_dir.save_summary(Analysis::BootSummary.call(run), earlier: [meta_failure])
         end
       end
 

@@ -233,31 +233,23 @@ module Mallard
       end
 
       # What the comparison needs of one run; the full summary stays in the run's own directory.
-      # For a job worker, throughput is jobs/s, latency each job's wait in its queue and errors its failed jobs.
+      # Throughput, latency, errors and CPU are the run's headline: a job worker's are its jobs'.
       def figures(summary)
         memory = summary.memory
-        rate, latency, errors, cpu = work_figures(summary)
+        work = Analysis::Headline.of(summary)
         Summary::RunFigures.new(
           steady_rss_kb: memory.steady_rss_kb, steady_pss_kb: memory.steady_pss_kb, peak_rss_kb: memory.peak_rss_kb,
-          processes: memory.processes, rps: rate, p50_ms: latency&.p50, p99_ms: latency&.p99,
-          errors: errors, run_dir: summary.run_dir, verdict: summary.verdict&.memory,
+          processes: memory.processes, rps: work.rate, p50_ms: work.latency_ms&.p50, p99_ms: work.latency_ms&.p99,
+          errors: work.errors, run_dir: summary.run_dir, verdict: summary.verdict&.memory,
           live_set_verdict: summary.verdict&.live_set, problems: summary.validity&.problems || [],
-          cpu_ms_per_request: cpu, ledger_kb: summary.ledger&.parts&.to_h { |part| [part.name, part.kb] }
+          cpu_ms_per_request: work.cpu_ms_per_unit,
+          ledger_kb: summary.ledger&.parts&.to_h { |part| [part.name, part.kb] }
         )
-      end
-
-      def work_figures(summary)
-        jobs = summary.jobs
-        return [jobs.per_s, jobs.queue_latency_ms, jobs.failed, jobs.cpu_ms_per_job] if jobs
-
-        load = summary.load
-        [load&.rps, load&.latency_ms, load&.errors, load&.cpu_ms_per_request]
       end
 
       def finish(outcome)
         Signals.deferred do
-          summary = summary(outcome)
-          @run_dir.write_json("summary.json", summary)
+          summary = @run_dir.save_summary(summary(outcome))
           @reporter.finished(summary)
           summary
         end

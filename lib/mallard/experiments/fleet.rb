@@ -38,15 +38,15 @@ module Mallard
       # Points per series: one a step, the window cut into at most MAX_POINTS, never finer than a second.
       def self.step_for(since_s) = [(since_s.to_f / MAX_POINTS).ceil, 1].max.to_f
 
-      # @param options [Hash] prometheus:, a:, b:, since_s:, step_s: (nil: step_for), metric:, out:
+      # @param options [Hash] prometheus:, a:, b:, since_s:, step_s: (nil: step_for), metric:, out:, fail_over:
       def initialize(options, argv:, now: Time.now)
         @options = options
         @argv = argv
         @now = now.to_f
       end
 
-      # @return [Run::FleetRun]
-      def run
+      # @return [Summary::Fleet] (also written to summary.json, or marked as not saved)
+      def call
         window = window()
         api = Probe::PrometheusApi.new(@options[:prometheus])
         @shown = api.display
@@ -54,7 +54,8 @@ module Mallard
         directory = Run::Directory.create(command: "fleet", out: @options[:out])
         directory.write_json("meta.json", meta(window))
         directory.write_json("series.json", sides)
-        Run::FleetReader.read(directory)
+        run = Run::FleetReader.read(directory)
+        directory.save_summary(Analysis::FleetSummary.call(run, fail_over: run.options["fail_over"]))
       end
 
       private
@@ -82,7 +83,7 @@ module Mallard
                         options: { prometheus: @shown, a: @options[:a], b: @options[:b],
                                    metric: @options[:metric], series: METRICS.fetch(@options[:metric]),
                                    since_s: @options[:since_s], step_s: window[:step_s],
-                                   start: window[:start], end: window[:end] })
+                                   start: window[:start], end: window[:end], fail_over: @options[:fail_over] })
       end
     end
   end

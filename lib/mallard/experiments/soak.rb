@@ -197,36 +197,18 @@ module Mallard
           @phases.stopped_t = clock
           run = Run::SoakReader.read(@run_dir).tap { |read| read.meta.phases = @phases }
           @ruby_inside = Analysis::RubyFigures.inside(run.ruby_states)
-          unsaved = [saved { write_meta }]
+          meta_failure = @run_dir.saved { write_meta }
           run.meta.subject_ruby = subject_ruby
-          summary = Analysis::SoakSummary.call(run)
-          unsaved << saved { @run_dir.write_json(Run::SoakReader.summary_file(@command), summary) }
-          not_saved(summary, unsaved.compact)
+          summary = @run_dir.save_summary(Analysis::SoakSummary.call(run), earlier: [meta_failure],
+                                                                           name: Run::SoakReader.summary_file(@command))
           @reporter.finished(summary)
           summary
         end
       end
 
-      # @return [String, nil] why the block's write failed
-      def saved
-        yield
-        nil
-      rescue WriteFailed => e
-        e.message
-      end
-
-      def not_saved(summary, failures)
-        return if failures.empty?
-
-        cause = summary.complete? ? "write_failed" : summary.cause
-        summary.status = "interrupted" if summary.complete?
-        summary.cause = cause
-        summary.reason = [summary.reason, *failures, "this summary was not saved"].compact.uniq.join("; ")
-      end
-
       def shutdown
         Signals.deferred do
-          saved { @workload&.stop }
+          @run_dir.saved { @workload&.stop }
           @subject&.stop
           @target.release # after the subject: a job worker's Redis outlives the worker
           @samples&.close

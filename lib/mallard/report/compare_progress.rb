@@ -23,7 +23,7 @@ module Mallard
         memory = summary.memory
         figure = Analysis::MemoryMetric.pss?(memory&.metric) ? "steady PSS" : "steady RSS"
         verdict = summary.verdict&.memory
-        rate = summary.jobs ? summary.jobs.per_s : summary.load&.rps
+        rate = Analysis::Headline.of(summary).rate
         say(label, format("%s %s · peak %s · %.0f %s%s", figure, mib(memory&.steady_kb), mib(memory&.peak_rss_kb),
                           rate.to_f, work_labels(summary.target)[:rate], verdict ? " · #{verdict}" : ""))
       end

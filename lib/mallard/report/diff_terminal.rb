@@ -8,10 +8,6 @@ module Mallard
     class DiffTerminal
       include Formatting
 
-      NAMES = { "steady_rss_kb" => "steady RSS", "steady_pss_kb" => "steady PSS (summed over processes)",
-                "peak_rss_kb" => "peak RSS", "rps" => "req/s", "p99_ms" => "p99 latency",
-                "cpu_ms_per_request" => "the app's CPU time per request",
-                "boot_rss_kb" => "RSS after boot" }.freeze
       FIRST_COLUMN = { "compare" => "configuration", "boot" => "boot" }.freeze
 
       # @param diff [Summary::Diff]
@@ -21,7 +17,7 @@ module Mallard
       end
 
       def render(io)
-        io.puts @color.bold("mallard diff — #{NAMES.fetch(@diff.metric)}, B against A (#{@diff.kind} runs)")
+        io.puts @color.bold("mallard diff — #{@diff.label || @diff.metric}, B against A (#{@diff.kind} runs)")
         { "A" => @diff.a, "B" => @diff.b }.each { |side, run| io.puts "  #{side}  #{describe(run)}" }
         io.puts
         (table + footer).each { |line| io.puts line.empty? ? "" : "  #{line}" }
@@ -61,10 +57,11 @@ module Mallard
         return "—" unless value.is_a?(Numeric)
 
         case @diff.metric
-        when "rps" then format("%.1f req/s", value)
+        when "rps" then format("%.1f %s", value, unit_labels(@diff.unit)[:rate])
         when "p99_ms" then format("%.1f ms", value)
         when "cpu_ms_per_request" then format("%.3f ms", value)
-        else mib(value)
+        when /_kb\z/ then mib(value)
+        else format("%.4g", value)
         end
       end
 

@@ -86,8 +86,11 @@ module Mallard
 
       # How a run's throughput, latency and failures are named: requests, or a job worker's jobs (whose latency
       # is their wait in the queue).
-      def work_labels(target)
-        if target&.jobs?
+      def work_labels(target) = unit_labels(target&.jobs? ? "jobs" : "requests")
+
+      # The same, for work counted in unit ("requests" or "jobs").
+      def unit_labels(unit)
+        if unit == "jobs"
           { rate: "jobs/s", p99: "queue wait p99 ms", errors: "failed jobs", per_second: "Jobs per second",
             cpu: "CPU ms/job" }
         else

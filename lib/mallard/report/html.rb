@@ -71,13 +71,7 @@ module Mallard
       # @param meta [Run::Meta] the run's meta.json (an empty Run::Meta when there is none)
       # @param soaks [Hash{String=>Array<Summary::Soak>}] a comparison's soak summaries per configuration
       def initialize(summary, meta:, soaks: {})
-        meta ||= Run::Meta.new
-        @page = case summary.kind
-                when "compare" then ComparePage.new(summary, meta: meta, soaks: soaks || {})
-                when "boot" then BootPage.new(summary, meta: meta)
-                when "heap" then HeapPage.new(summary, meta: meta)
-                else SoakPage.new(summary, meta: meta)
-                end
+        @page = RunKind.named(summary.kind).html_page(summary, meta: meta || Run::Meta.new, soaks: soaks || {})
       end
 
       def render(io)

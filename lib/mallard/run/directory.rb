@@ -82,12 +82,40 @@ module Mallard
         raise WriteFailed, "cannot write #{file(name)}: #{e.message}"
       end
 
+      # Writes a run's summary. A directory that cannot take it (a full disk) costs the file, never the summary in
+      # hand: that is returned, marked as not saved — a complete run becomes interrupted with cause write_failed,
+      # and the reason says which writes failed (earlier: failures the run had already met, meta.json's).
+      # @param summary [#status, #reason] any kind's summary; its cause is set when it has one
+      # @return the summary
+      def save_summary(summary, name: "summary.json", earlier: [])
+        failures = [*earlier, saved { write_json(name, summary) }].compact
+        failures.empty? ? summary : unsaved(summary, failures)
+      end
+
+      # @return [String, nil] why the block's write failed
+      def saved
+        yield
+        nil
+      rescue WriteFailed => e
+        e.message
+      end
+
       # Files read back may hold bytes that are not UTF-8 (edited, or written by another program): they
       # are scrubbed, rather than failing the parse or dropping the line, so the rest of the run is read.
       def read_json(name)
         JSON.parse(Text.scrub_json(File.binread(file(name))))
       rescue Errno::ENOENT
         nil
+      end
+
+      private
+
+      def unsaved(summary, failures)
+        complete = summary.status == "complete"
+        summary.status = "interrupted" if complete
+        summary.cause = "write_failed" if complete && summary.respond_to?(:cause=)
+        summary.reason = [summary.reason, *failures, "this summary was not saved"].compact.uniq.join("; ")
+        summary
       end
     end
   end

@@ -4,32 +4,26 @@ require "json"
 
 module Mallard
   module Run
-    # Opens any run directory mallard wrote, live or stored, and hands it to the reader of its kind.
+    # Says what kind of run a directory mallard wrote holds, live or stored; RunKind reads it with that kind's
+    # reader.
     module Reader
-      # A gc run (`mallard gc`) is a soak shown GC first.
-      READERS = { "soak" => SoakReader, "gc" => SoakReader, "compare" => CompareReader, "boot" => BootReader,
-                  "heap" => HeapReader, "fleet" => FleetReader }.freeze
-
       # A run written by a newer mallard may hold figures this one would misread.
       class NewerSchema < FailedMeasurement; end
 
       module_function
 
-      # @return [SoakRun, CompareRun, BootRun]
-      # @raise [NotFound] when path is not a directory, or not one mallard wrote
+      # @return [Array(Directory, String)] the directory and the name of its kind of run (nil when neither
+      #   meta.json nor summary.json names one)
+      # @raise [NotFound] when path is not a directory, or one whose files are not readable
       # @raise [NewerSchema] when a newer mallard wrote it
-      def open(path)
+      def identify(path)
         raise NotFound, "no run directory at #{path}" unless File.directory?(path)
 
         directory = Directory.new(path)
         meta = parse(directory, "meta.json")
         summary = parse(directory, "summary.json")
         refuse_newer(path, [meta, summary])
-        kind = summary&.fetch("kind", nil) || meta&.fetch("command", nil)
-        reader = READERS.fetch(kind) do
-          raise NotFound, "#{path} is not a mallard run directory (no soak, compare or boot meta.json or summary.json)"
-        end
-        reader.read(directory)
+        [directory, summary&.fetch("kind", nil) || meta&.fetch("command", nil)]
       end
 
       # A file cut short or not JSON at all means the directory is not a run mallard can read.

@@ -1,0 +1,20 @@
+# frozen_string_literal: true
+
+module Mallard
+  class RunKind
+    # `mallard heap`: a soak that took three heap dumps; its summary is what the last dump retains. The soak beside
+    # it is a run of its own (`mallard report --soak`).
+    class Heap < RunKind
+      def name = "heap"
+      def reader = Run::HeapReader
+      def terminal_view = Report::HeapTerminal
+      def html_page(summary, meta:, soaks: {}) = Report::Html::HeapPage.new(summary, meta: meta)
+      def summarise(run) = Analysis::HeapSummary.call(run)
+
+      # The soak that ran while the dumps were taken.
+      def soak(opened) = Opened.new(RunKind.named("soak"), opened.run.soak)
+    end
+
+    register(Heap.new)
+  end
+end
