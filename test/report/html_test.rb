@@ -60,7 +60,7 @@ class HtmlTest < Minitest::Test
     assert_includes html, "3342.1 req/s"
     assert_includes html, "<td>137.5 ms</td>" # p99
     assert_match(/wrk reports no latency over\s+time/, html)
-    assert_includes html, "31 (27 minor, 4 major)"
+    assert_includes html, "31 runs (27 minor, 4 major)"
     assert_includes html, "mallard soak test/fixtures/apps/leaky --duration 5 --out /runs/soak-leaky"
     assert_includes html, "ruby 3.1.2p20"
   end
@@ -75,7 +75,7 @@ class HtmlTest < Minitest::Test
     assert_equal 3, legend.grep(/\APSS, pid \d+ \((main|child)\)\z/).uniq.size
     assert_includes legend, "warm-up (2.49 s)"
     assert_match(/<rect x="[\d.]+" y="16" width="[\d.]+" height="250" fill="url\(#memory-hatch\)">/, html)
-    assert_includes html, "Run longer: about 41,880 requests after warm-up would decide it."
+    assert_includes html, "Memory: run longer: about 41,880 requests after warm-up would decide it."
   end
 
   def test_an_interrupted_soak_says_so_and_why
@@ -132,7 +132,7 @@ class HtmlTest < Minitest::Test
   def test_a_comparison_shows_the_verdict_table_recommendation_and_snippets
     html = render_compare
 
-    assert_match(%r{<th scope="row">glibc-arena2</th>\s*<td>59\.8 \(50\.6 … 70\.7\)</td>}, html)
+    assert_match(%r{<th scope="row">glibc-arena2</th>\s*<td>59\.8 MiB \(50\.6 … 70\.7\)</td>}, html)
     assert_includes html, "<td>-28.8% (-38.1 … -18.0)</td>"
     assert_includes html, "<td>no detectable difference</td>"
     assert_includes html, "<td>97.7 MiB</td>" # glibc's peak
@@ -152,7 +152,7 @@ class HtmlTest < Minitest::Test
     html = render(summary, meta: stored_meta("compare"), soaks: compare_soaks)
 
     assert_includes html, "<td>plateaued ×2, growing ×1</td>"
-    assert_match(%r{<strong>glibc</strong>: 1 run not counted: the machine was busy with other work}, html)
+    assert_match(%r{<p class="note warning">glibc: 1 run not counted: the machine was busy with other work}, html)
     assert_includes html, "<td>-17.8% (no interval: one run each)</td>"
   end
 

@@ -10,21 +10,21 @@ class SoakTerminalTest < Minitest::Test
   def test_the_verdict_memory_and_load_in_binary_units
     text = render(soak_summary("soak-leaky"))
 
-    assert_includes text, "\n  Memory   growing · slope +10035.5 KiB per 1k requests (95% CI +8592.4 … +11478.6, " \
+    assert_includes text, "\n  Memory   growing · slope +10035.5 KiB per 1,000 requests (95% CI +8592.4 … +11478.6, " \
                           "tolerance 1.2 MiB)\n"
     assert_includes text, "steady RSS 122.2 MiB · PSS 115.7 MiB · peak 188.6 MiB"
     assert_includes text, "\n  Load     wrk · 16906 requests · 3342.1 req/s · p50 1.8 ms · p99 137.5 ms · 0 errors\n"
     refute_match(/\bMB\b/, text)
   end
 
-  # A job worker's verdict is per 1k jobs, and how many more would decide it is grouped by thousands.
+  # A job worker's verdict is per 1,000 jobs, and how many more would decide it is grouped by thousands.
   def test_a_job_workers_inconclusive_verdict_counts_jobs
     verdict = stored("soak-leaky/summary.json")["verdict"]
               .merge("memory" => "inconclusive", "slope_kb_per_1k_requests" => nil, "slope_kb_per_1k_jobs" => 54.6,
                      "unit" => "jobs", "requests_needed" => 28_938)
     text = render(soak_summary("soak-leaky", verdict: verdict))
 
-    assert_match(/inconclusive · slope \+54\.6 KiB per 1k jobs/, text)
+    assert_match(/inconclusive · slope \+54\.6 KiB per 1,000 jobs/, text)
     assert_includes text, "run longer: about 28,938 jobs after warm-up would decide it"
   end
 

@@ -122,7 +122,7 @@ module Mallard
       def interval(bounds)
         return "" unless bounds
 
-        format(" (%.1f … %.1f)", bounds[0] / 1024.0, bounds[1] / 1024.0)
+        " (#{mib_range(*bounds)})"
       end
     end
   end

@@ -12,6 +12,7 @@ module Mallard
       # @param summary [Summary::Compare]
       def initialize(summary, color: Color::Plain.new)
         @summary = summary
+        @sentences = CompareSentences.new(summary)
         @color = color
       end
 
@@ -35,16 +36,12 @@ module Mallard
       end
 
       def render_table(io)
-        io.puts "  #{metric_name} per configuration, median of repeats with 95% intervals; " \
+        io.puts "  #{@sentences.metric_name} per configuration, median of repeats with 95% intervals; " \
                 "changes against #{Text.printable(@summary.baseline)}"
         io.puts
         (table + not_counted + CompareLedgerLines.new(@summary.configs).lines).each do |line|
           io.puts line.empty? ? "" : "  #{line}"
         end
-      end
-
-      def metric_name
-        @summary.metric == "steady_pss_kb" ? "Steady PSS (summed over processes)" : "Steady RSS"
       end
 
       def table
@@ -61,7 +58,7 @@ module Mallard
 
       def measured(config)
         vs = config.vs_baseline
-        [Text.printable(config.name), with_ci(config.steady_rss_kb), versus(vs, :memory),
+        [Text.printable(config.name), mib_interval(config.steady_rss_kb), versus(vs, :memory),
          mib(config.peak_rss_kb&.median), config.rps&.median&.round.to_s, versus(vs, :rps),
          cpu(config.cpu_ms_per_request), versus(vs, :cpu), format("%.1f", config.latency_ms&.p99&.median.to_f),
          versus(vs, :p99), config.errors.to_s, tally(config.verdicts), tally(config.live_set_verdicts)]
@@ -81,27 +78,10 @@ module Mallard
         cells.each_with_index.map { |cell, i| cell.to_s.ljust(widths[i]) }.join("  ").rstrip
       end
 
-      def with_ci(estimate)
-        text = mib(estimate&.median)
-        low, high = estimate&.ci
-        low ? format("%s (%.1f … %.1f)", text, low / 1024.0, high / 1024.0) : text
-      end
-
       # Runs shown but left out of the figures, and why.
       def not_counted
-        counted = @summary.configs.select { |config| config.invalid_runs.to_i.positive? }
-        return [] if counted.empty?
-
-        [""] + counted.map do |config|
-          why = problems(config.name)
-          "#{Text.printable(config.name)}: #{plural(config.invalid_runs, 'run')} not counted" \
-            "#{": #{why.join('; ')}" if why.any?}"
-        end
-      end
-
-      def problems(name)
-        row = Array(@summary.rows).find { |candidate| candidate.name == name }
-        Array(row&.invalid_runs).flat_map { |run| Array(run.problems) }.uniq.map { |problem| Text.printable(problem) }
+        lines = @sentences.not_counted
+        lines.empty? ? [] : ["", *lines]
       end
 
       def render_recommendation(io)

@@ -55,6 +55,16 @@ module Mallard
         kb ? format("%.1f MiB", kb / 1024.0) : "—"
       end
 
+      # A median of KiB in MiB with its 95% interval: "123.4 MiB (120.1 … 125.0)"; the median alone without one.
+      # @param estimate [#median, #ci] an estimate whose figures are in KiB
+      def mib_interval(estimate)
+        text = mib(estimate&.median)
+        estimate&.ci ? "#{text} (#{mib_range(*estimate.ci)})" : text
+      end
+
+      # An interval's bounds, given in KiB, as MiB: "120.1 … 125.0".
+      def mib_range(low, high) = format("%.1f … %.1f", low / 1024.0, high / 1024.0)
+
       # How a run that did not complete ended, in one line (nil when it completed): a failed measurement has
       # no `outcome` (verdict, recommendation) at all.
       def ending(summary, outcome: "verdict")

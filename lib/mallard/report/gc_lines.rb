@@ -8,8 +8,10 @@ module Mallard
       include Formatting
 
       # @param summary [Summary::Soak]
-      def initialize(summary, color:)
+      # @param sentences [SoakSentences] the summary's sentences
+      def initialize(summary, sentences, color:)
         @summary = summary
+        @sentences = sentences
         @gc = summary.gc
         @live_set = summary.live_set
         @series = summary.series || Summary::SoakSeries.new
@@ -20,7 +22,7 @@ module Mallard
       def live_set
         return [] unless @live_set
 
-        [live_set_verdict, @color.dim(["judged on #{@live_set.measure}", @live_set.note].compact.join(": ")),
+        [live_set_verdict, @color.dim("judged on #{@sentences.live_set_basis}"),
          sparkline(@series.live_set, "live set")].compact
       end
 
@@ -36,15 +38,9 @@ module Mallard
 
       def live_set_verdict
         text = @color.bold(@live_set.verdict)
-        return "#{text} — too few readings to decide (#{@live_set.samples.to_i})" unless @live_set.slope
+        return "#{text} — #{@sentences.live_set_slope}" unless @live_set.slope
 
-        low, high = @live_set.ci
-        line = format("%s · slope %s %s (95%% CI %s … %s, tolerance %s slots)", text, signed(@live_set.slope),
-                      @live_set.unit, signed(low), signed(high), slots(@live_set.tolerance))
-        return line unless @live_set.needed
-
-        unit = script? ? "s" : @summary.verdict&.unit || "requests"
-        "#{line} · about #{slots(@live_set.needed)} #{unit} would decide it"
+        ["#{text} · #{@sentences.live_set_slope}", @sentences.live_set_hint].compact.join(" · ")
       end
 
       def runs
@@ -52,8 +48,7 @@ module Mallard
         shares = [(format("%.1f%% of wall", @gc.wall_share * 100) if @gc.wall_share),
                   (format("%.1f%% of CPU", @gc.cpu_share * 100) if @gc.cpu_share)].compact
         live = @gc.heap_live_slots || Summary::Span.new
-        "#{@gc.runs} runs (#{@gc.minor} minor, #{@gc.major} major)#{time}" \
-          "#{" (#{shares.join(', ')})" if shares.any?} · live slots #{live.start} → #{live.end}"
+        "#{@sentences.gc_runs}#{time}#{" (#{shares.join(', ')})" if shares.any?} · live slots #{live.start} → #{live.end}"
       end
 
       def dropped
@@ -63,10 +58,10 @@ module Mallard
       end
 
       def pauses
-        pause = @gc.pause_ms
-        return @gc.note && @color.dim(@gc.note) unless pause&.max
+        pauses = @sentences.gc_pauses
+        return @gc.note && @color.dim(@gc.note) unless pauses
 
-        format("pauses p50 %.2f ms · p99 %.2f ms · max %.2f ms", pause.p50, pause.p99, pause.max)
+        "pauses #{pauses}"
       end
 
       def causes
@@ -82,9 +77,8 @@ module Mallard
       end
 
       def settings
-        Array(@gc.settings).map do |setting|
-          line = "#{Text.printable(setting.name)}=#{Text.printable(setting.value.to_s)}"
-          setting.ignored ? "#{@color.yellow('!')} #{line} — #{setting.ignored}" : line
+        Array(@gc.settings).zip(@sentences.gc_settings).map do |setting, line|
+          setting.ignored ? "#{@color.yellow('!')} #{line}" : line
         end
       end
 
@@ -101,12 +95,6 @@ module Mallard
 
         "#{Sparkline.render(points.map(&:last))}  #{@color.dim("#{label} over #{points.last.first.round} s")}"
       end
-
-      def script? = !@summary.script.nil?
-
-      def signed(value) = grouped(format("%+.0f", value))
-
-      def slots(value) = grouped(value.round.to_s)
     end
   end
 end

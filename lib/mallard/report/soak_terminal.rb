@@ -14,7 +14,8 @@ module Mallard
       def initialize(summary, color: Color::Plain.new)
         @summary = summary
         @color = color
-        @gc = GcLines.new(summary, color: color)
+        @sentences = SoakSentences.new(summary)
+        @gc = GcLines.new(summary, @sentences, color: color)
       end
 
       def render(io)
@@ -71,19 +72,12 @@ module Mallard
         return unless verdict&.memory
 
         text = @color.bold(verdict.memory)
-        return "#{text} — #{inconclusive_hint(verdict)}" if verdict.slope_kb_per_1k.nil?
+        slope = @sentences.memory_slope
+        hint = @sentences.memory_hint
+        return "#{text} — #{hint}" unless slope
 
-        low, high = verdict.ci
-        line = format("%s · slope %+.1f KiB per 1k %s (95%% CI %+.1f … %+.1f, tolerance %s)", text,
-                      verdict.slope_kb_per_1k, verdict.unit, low, high, mib(verdict.tolerance_kb))
-        verdict.memory == "inconclusive" ? "#{line}\n#{' ' * (LABEL + 2)}#{inconclusive_hint(verdict)}" : line
-      end
-
-      def inconclusive_hint(verdict)
-        needed = verdict.requests_needed
-        return "too few samples to decide" unless needed
-
-        "run longer: about #{count(needed)} #{verdict.unit} after warm-up would decide it"
+        line = "#{text} · #{slope}"
+        hint ? "#{line}\n#{' ' * (LABEL + 2)}#{hint}" : line
       end
 
       def steady_line(memory)

@@ -133,7 +133,7 @@ module Mallard
         end
 
         def interval(bounds)
-          bounds ? format(" (95%% interval %.1f … %.1f MiB)", bounds[0] / 1024.0, bounds[1] / 1024.0) : ""
+          bounds ? " (95% interval #{mib_range(*bounds)} MiB)" : ""
         end
 
         # Each gem drawn, then the grey of hidden requires if any is drawn.

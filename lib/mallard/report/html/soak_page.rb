@@ -59,7 +59,7 @@ module Mallard
         end
 
         def gc_section
-          parts = [GcView.new(@summary.gc, @summary.live_set).to_s, @charts.gc_time.to_html, @charts.live_slots.to_html,
+          parts = [GcView.new(@summary).to_s, @charts.gc_time.to_html, @charts.live_slots.to_html,
                    @charts.gc_runs.to_html]
           Section.new(id: "gc", title: "GC and the live set", parts: parts).to_s
         end

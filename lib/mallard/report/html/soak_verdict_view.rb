@@ -10,6 +10,7 @@ module Mallard
         def initialize(summary)
           super()
           @summary = summary
+          @sentences = SoakSentences.new(summary)
           @verdict = summary.verdict
           @memory = summary.memory || Summary::Memory.new
           @app = summary.app
@@ -34,7 +35,7 @@ module Mallard
           <%- if @verdict&.live_set -%>
           <p class="verdict">Live set: <strong><%= @verdict.live_set %></strong></p>
           <%- end -%>
-          <%- if hint -%><p><%= hint %></p><%- end -%>
+          <%- if @sentences.memory_hint -%><p>Memory: <%= @sentences.memory_hint %>.</p><%- end -%>
           <h3>Memory</h3>
           <%= Figures.new(memory_rows) %>
           <%= ProcessTable.new(@memory.per_process) if @memory.processes.to_i > 1 %>
@@ -55,28 +56,12 @@ module Mallard
 
         def problems = Array(@summary.validity&.problems)
 
-        def slope
-          value = @verdict.slope_kb_per_1k
-          return "" unless value
-
-          low, high = @verdict.ci
-          format(" · slope %+.1f KiB per 1,000 %s (95%% CI %+.1f … %+.1f; tolerance %s)",
-                 value, @verdict.unit, low, high, mib(@verdict.tolerance_kb))
-        end
+        def slope = @sentences.memory_slope&.then { |sentence| " · #{sentence}" }
 
         def basis
           metric = Analysis::MemoryMetric.pss?(@verdict.metric) ? "summed PSS" : "RSS"
           "Judged on #{metric} after warm-up: #{@verdict.samples} samples, " \
             "#{count(@verdict.requests_observed)} #{@verdict.unit} (#{@verdict.method})."
-        end
-
-        def hint
-          return unless @verdict&.memory == "inconclusive"
-
-          needed = @verdict.requests_needed
-          return "Too few samples to decide." unless needed
-
-          "Run longer: about #{count(needed)} #{@verdict.unit} after warm-up would decide it."
         end
 
         def memory_rows

@@ -1,0 +1,93 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Report
+    # The sentences a soak's (and a gc run's) views share, written once: the terminal and the HTML page place and
+    # style them, never reword them. Plain text, no colour and no markup; nil when the summary has nothing to say.
+    class SoakSentences
+      include Formatting
+
+      # @param summary [Summary::Soak]
+      def initialize(summary)
+        @summary = summary
+        @verdict = summary.verdict
+        @live_set = summary.live_set
+        @gc = summary.gc
+      end
+
+      # Every sentence this summary gives, for a check that each view shows them all.
+      def all
+        [memory_slope, memory_hint, live_set_slope, live_set_hint, live_set_basis, gc_runs, gc_pauses,
+         *gc_settings].compact
+      end
+
+      # How fast memory grows with the work, and how sure: "slope +1.2 KiB per 1,000 requests (95% CI …)".
+      def memory_slope
+        slope = @verdict&.slope_kb_per_1k
+        return unless slope
+
+        low, high = @verdict.ci
+        format("slope %+.1f KiB per 1,000 %s (95%% CI %+.1f … %+.1f, tolerance %s)", slope, @verdict.unit, low, high,
+               mib(@verdict.tolerance_kb))
+      end
+
+      # What would decide an inconclusive memory verdict.
+      def memory_hint
+        return unless @verdict&.memory == "inconclusive"
+
+        needed = @verdict.requests_needed
+        return "too few samples to decide" unless needed
+
+        "run longer: about #{count(needed)} #{@verdict.unit} after warm-up would decide it"
+      end
+
+      # The live set's slope, in slots per unit of its axis.
+      def live_set_slope
+        return unless @live_set
+        return "too few readings to decide (#{@live_set.samples.to_i})" unless @live_set.slope
+
+        low, high = @live_set.ci
+        format("slope %s %s (95%% CI %s … %s, tolerance %s slots)", signed(@live_set.slope), @live_set.unit,
+               signed(low), signed(high), slots(@live_set.tolerance))
+      end
+
+      # What would decide an undecided live set.
+      def live_set_hint
+        return unless @live_set&.needed
+
+        "about #{slots(@live_set.needed)} #{live_set_axis} would decide it"
+      end
+
+      # What the live set was judged on, and any caveat.
+      def live_set_basis
+        @live_set && [@live_set.measure, @live_set.note].compact.join(": ")
+      end
+
+      def gc_runs
+        @gc && "#{@gc.runs} runs (#{@gc.minor} minor, #{@gc.major} major)"
+      end
+
+      def gc_pauses
+        pause = @gc&.pause_ms
+        pause&.max && format("p50 %.2f ms · p99 %.2f ms · max %.2f ms", pause.p50, pause.p99, pause.max)
+      end
+
+      # Each RUBY_GC_* setting the app ran with, and why its Ruby ignores it when it does.
+      def gc_settings
+        Array(@gc&.settings).map do |setting|
+          line = "#{Text.printable(setting.name)}=#{Text.printable(setting.value.to_s)}"
+          setting.ignored ? "#{line} — #{setting.ignored}" : line
+        end
+      end
+
+      private
+
+      # A script's live set is judged over seconds, an app's over its work.
+      def live_set_axis = @summary.script ? "s" : @verdict&.unit || "requests"
+
+      def signed(value) = grouped(format("%+.0f", value))
+
+      def slots(value) = grouped(value.round.to_s)
+    end
+  end
+end
