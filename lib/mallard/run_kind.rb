@@ -72,6 +72,10 @@ module Mallard
     # @return [#render] the terminal view of one of this kind's summaries
     def terminal(summary, color:) = terminal_view.new(summary, color: color)
 
+    # @return [#all] the one presenter of the sentences this kind's views share: each view places and styles
+    #   them, none rewords them
+    def sentences(summary) = raise(NotImplementedError)
+
     # Whether the kind has an HTML report.
     def html? = true
 

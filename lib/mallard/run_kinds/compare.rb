@@ -6,6 +6,7 @@ module Mallard
     class Compare < RunKind
       def name = "compare"
       def reader = Run::CompareReader
+      def sentences(summary) = Report::CompareSentences.new(summary)
       def terminal_view = Report::CompareTerminal
       def html_page(summary, meta:, soaks: {}) = Report::Html::ComparePage.new(summary, meta: meta, soaks: soaks)
       def html_soaks(run) = Analysis::CompareSummary.soaks(run)

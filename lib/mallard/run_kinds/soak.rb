@@ -6,6 +6,7 @@ module Mallard
     class Soak < RunKind
       def name = "soak"
       def reader = Run::SoakReader
+      def sentences(summary) = Report::SoakSentences.new(summary)
       def terminal_view = Report::SoakTerminal
       def html_page(summary, meta:, soaks: {}) = Report::Html::SoakPage.new(summary, meta: meta)
 

@@ -1,0 +1,72 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "cgi"
+require_relative "stored_summaries"
+
+# Each kind of run has one presenter of the sentences its views share (RunKind#sentences): every sentence it gives
+# for a summary appears, word for word, in the terminal view and in the HTML page of that summary.
+class SameSentencesTest < Minitest::Test
+  include StoredSummaries
+
+  LIVE_SET = { "verdict" => "inconclusive", "slope" => 12.3, "ci" => [-4.5, 29.1], "unit" => "slots per 1,000 requests",
+               "samples" => 9, "observed" => 16_290, "tolerance" => 1000.0, "needed" => 52_000,
+               "measure" => "live slots (GC.stat heap_live_slots) after each major GC",
+               "note" => "3 major GCs in the span judged" }.freeze
+  SETTINGS = [{ "name" => "RUBY_GC_HEAP_GROWTH_FACTOR", "value" => "1.1" },
+              { "name" => "RUBY_GC_HEAP_0_INIT_SLOTS", "value" => "5000", "ignored" => "Ruby 3.3's; this Ruby ignores it" }]
+    .freeze
+
+  def test_a_soaks_sentences_read_the_same_in_both_views
+    %w[soak-leaky soak-workers soak-interrupted].each do |name|
+      assert_same_sentences(soak(name), stored_meta(name), at_least: 3)
+    end
+  end
+
+  def test_a_gc_runs_sentences_read_the_same_in_both_views
+    summary = soak("soak-leaky")
+    summary.kind = "gc"
+
+    assert_same_sentences(summary, stored_meta("soak-leaky"), at_least: 6)
+  end
+
+  def test_a_comparisons_sentences_read_the_same_in_both_views
+    summary = compare_summary do |hash|
+      hash["configs"][0]["invalid_runs"] = 1
+      hash["rows"][0]["invalid_runs"] = [{ "problems" => ["the machine was busy with other work"] }]
+    end
+
+    assert_same_sentences(summary, stored_meta("compare"), at_least: 2)
+  end
+
+  private
+
+  # A stored soak with a live set, GC settings and pauses, so that every sentence has something to say.
+  def soak(name)
+    summary = soak_summary(name, series: soak_series, live_set: LIVE_SET)
+    summary.gc.settings = SETTINGS.map { |setting| Mallard::Summary::GcSetting.from_h(setting) }
+    summary.gc.pause_ms = Mallard::Summary::Percentiles.new(p50: 0.41, p90: 0.9, p99: 2.35, max: 7.5)
+    summary
+  end
+
+  def assert_same_sentences(summary, meta, at_least:)
+    kind = Mallard::RunKind.named(summary.kind)
+    sentences = kind.sentences(summary).all
+    terminal = words(printed { |io| kind.terminal(summary, color: Mallard::Report::Color::Plain.new).render(io) })
+    html = words(CGI.unescapeHTML(printed { |io| Mallard::Report::Html.new(summary, meta: meta).render(io) }
+                                    .gsub(/<[^>]*>/, " ")))
+
+    assert_operator sentences.size, :>=, at_least, sentences.inspect
+    sentences.each do |sentence|
+      assert_includes terminal, words(sentence), "terminal view of #{summary.kind}"
+      assert_includes html, words(sentence), "HTML page of #{summary.kind}"
+    end
+  end
+
+  # Line breaks and indentation are layout, not wording.
+  def words(text) = text.split.join(" ")
+
+  def printed(&)
+    StringIO.new.tap(&).string
+  end
+end
