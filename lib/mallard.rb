@@ -141,6 +141,7 @@ require_relative "mallard/experiments/fleet"
 
 require_relative "mallard/report/color"
 require_relative "mallard/report/formatting"
+require_relative "mallard/report/ruby_change_snippets"
 require_relative "mallard/report/deploy_snippets"
 require_relative "mallard/report/json"
 require_relative "mallard/report/sparkline"

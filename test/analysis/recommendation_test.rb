@@ -59,6 +59,19 @@ class RecommendationTest < Minitest::Test
                  recommendation[:reason])
   end
 
+  # Issue 25: a winner on another Ruby says that deploying it is a Ruby change, and loses a tie to an allocator.
+  def test_a_ruby_change_is_the_largest_deploy_and_the_reason_says_so
+    linked = recommend(row("3.3+jemalloc", rss: 60_000, deploy_effort: Recommendation::RUBY_CHANGE))
+    tie = recommend(row("3.3+jemalloc", rss: 80_000, deploy_effort: Recommendation::RUBY_CHANGE),
+                    row("jemalloc", rss: 80_200, deploy_effort: 3))
+
+    assert_equal "3.3+jemalloc", linked[:name]
+    assert_match(/Deploying it means another Ruby to install: 3\.3\+jemalloc ran on another Ruby than the baseline\.\z/,
+                 linked[:reason])
+    assert_equal "jemalloc", tie[:name]
+    assert_includes tie[:reason], "(a library to install and preload, where 3.3+jemalloc needs another Ruby to install)"
+  end
+
   def test_a_lower_memory_configuration_that_costs_throughput_is_passed_over
     recommendation = recommend(row("mimalloc", rss: 70_000, rps: 400.0), row("jemalloc", rss: 80_000))
 

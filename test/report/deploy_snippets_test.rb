@@ -125,4 +125,41 @@ class DeploySnippetsTest < Minitest::Test
       assert_empty DeploySnippets.titled(Mallard::Summary::Compare.from_h("recommendation" => recommendation))
     end
   end
+
+  # Issue 25: a recommendation on another Ruby says which Ruby, how to get it linked as it was, and how to check.
+  def test_a_recommended_ruby_change_gives_the_version_the_build_and_the_check
+    summary = ruby_summary("3.3.8-jemalloc/glibc", { "version" => "3.3.8", "allocator_linked" => "jemalloc" })
+    snippets = DeploySnippets.titled(summary)
+
+    assert_equal ["Ruby version (.ruby-version and Gemfile)", "Dockerfile (the Ruby)", "Building that Ruby",
+                  "Check the Ruby in production"], snippets.keys
+    assert_includes snippets["Ruby version (.ruby-version and Gemfile)"], "\n3.3.8\n\n# Gemfile\nruby \"3.3.8\""
+    assert_includes snippets["Building that Ruby"], "RUBY_CONFIGURE_OPTS=--with-jemalloc rbenv install 3.3.8"
+    assert_includes snippets["Check the Ruby in production"], "-ljemalloc among the libraries"
+  end
+
+  def test_a_stock_ruby_change_names_its_image_and_yjit_its_variable
+    summary = ruby_summary("3.3.8/glibc/yjit-on", { "version" => "3.3.8", "allocator_linked" => nil }, yjit: "on")
+    snippets = DeploySnippets.titled(summary)
+
+    assert_equal "FROM ruby:3.3.8-slim", snippets["Dockerfile (the Ruby)"]
+    refute snippets.key?("Building that Ruby")
+    assert_includes snippets["YJIT"], "RUBY_YJIT_ENABLE=1"
+  end
+
+  def test_a_ruby_version_of_another_shape_is_refused
+    summary = ruby_summary("odd", { "version" => "3.3.8; rm -rf /" })
+
+    assert_raises(ArgumentError) { DeploySnippets.titled(summary) }
+  end
+
+  private
+
+  def ruby_summary(name, ruby, yjit: nil)
+    rows = [Mallard::Summary::Row.new(name: "3.1.2/glibc", allocator: "glibc", ruby: { "path" => "/usr/bin/ruby" }),
+            Mallard::Summary::Row.new(name: name, allocator: "glibc", ruby: ruby.merge("path" => "/opt/#{name}/ruby"),
+                                      yjit: yjit)]
+    Mallard::Summary::Compare.new(baseline: "3.1.2/glibc", rows: rows,
+                                  recommendation: Mallard::Summary::Recommendation.new(name: name))
+  end
 end

@@ -32,6 +32,10 @@ class Ruby33CompareRubiesTest < Minitest::Test
     # Linked and preloaded at once (the same libjemalloc): detection names the preload, which wins symbol lookup.
     assert_equal "jemalloc", allocator_of(rows["linked/jemalloc"])["allocator"]
     assert_equal %w[glibc default], allocator_of(rows["stock/glibc"]).values_at("allocator", "via")
+    # The baseline's Ruby is stock: the linked Ruby's rows are a Ruby change to deploy, with that Ruby's facts.
+    assert_equal [nil, 4], [rows["stock/glibc"]["ruby"]["allocator_linked"], rows["linked/jemalloc"]["deploy_effort"]]
+    assert_equal %w[3.3.8 jemalloc], rows["linked/jemalloc"]["ruby"].values_at("version", "allocator_linked")
+    assert_equal 3, rows["stock/jemalloc"]["deploy_effort"]
   end
 
   # --yjit on,off: YJIT's memory against its speed, each row's YJIT read from inside the app.
@@ -44,6 +48,7 @@ class Ruby33CompareRubiesTest < Minitest::Test
     on, off = %w[on off].map { |mode| subject_ruby_of(rows["glibc/yjit-#{mode}"]) }
 
     assert_equal [true, false], [on["yjit_at_end"], off["yjit_at_end"]]
+    assert_equal %w[on off], [rows["glibc/yjit-on"]["yjit"], rows["glibc/yjit-off"]["yjit"]]
     assert_operator on["yjit_code_region_bytes"], :>, 0
     assert_nil off["yjit_code_region_bytes"]
   end

@@ -20,9 +20,12 @@ module Mallard
       JOB_WORK = { rate: "jobs/s", latency: "p99 queue wait", cpu: "CPU per job" }.freeze
       # Each figure of a comparison's row against the baseline: its change, interval, significance, which way is
       # better, and its label's key.
-      # What each deploy effort (Allocators::Allocator#deploy_effort) asks of a deployment.
+      # What each deploy effort (Allocators::Allocator#deploy_effort, and RUBY_CHANGE for another Ruby than the
+      # baseline's) asks of a deployment.
       DEPLOYS = ["nothing to change", "an environment variable", "a file of mallard's loaded into the app",
-                 "a library to install and preload"].freeze
+                 "a library to install and preload", "another Ruby to install"].freeze
+      ENVIRONMENT = 1
+      RUBY_CHANGE = 4
       FIGURES = [%i[rss_pct rss_pct_ci significant lower memory],
                  %i[rps_pct rps_pct_ci rps_significant higher rate],
                  %i[p99_pct p99_pct_ci p99_significant lower latency],
@@ -67,8 +70,8 @@ module Mallard
 
       def memory_values(config) = Array(config[:steady_rss_kb]&.values)
 
-      # Older summaries did not record it: as much as the most.
-      def effort(config) = config[:deploy_effort] || (DEPLOYS.size - 1)
+      # Older summaries did not record it, and predate Ruby as a configuration: as much as an allocator can need.
+      def effort(config) = config[:deploy_effort] || (RUBY_CHANGE - 1)
 
       def deploys(simpler, other)
         return "the one with no more to deploy" if effort(simpler) == effort(other)
@@ -158,7 +161,14 @@ module Mallard
         passed_over.each do |entry|
           sentence += "; #{entry[:name]} used less still but was passed over: #{entry[:why]}"
         end
-        "#{sentence}.#{other_sides(winner, trade_offs)}"
+        "#{sentence}.#{other_sides(winner, trade_offs)}#{ruby_change(winner)}"
+      end
+
+      # A Ruby change is the largest deployment there is: said once, in the reason, so it is not missed.
+      def ruby_change(winner)
+        return "" unless winner[:deploy_effort] == RUBY_CHANGE
+
+        " Deploying it means #{DEPLOYS[RUBY_CHANGE]}: #{winner[:name]} ran on another Ruby than the baseline."
       end
 
       def unharmed(versus, work)
@@ -210,7 +220,7 @@ module Mallard
         (value.negative? ? MINUS : "+") + text
       end
 
-      private_class_method :against_runner_up, :memory_values, :effort, :deploys, :weigh, :usable_baseline?,
+      private_class_method :against_runner_up, :ruby_change, :memory_values, :effort, :deploys, :weigh, :usable_baseline?,
                            :candidate?, :costs, :beaten, :moves, :trade_offs, :trade_off,
                            :beyond_memory?, :winning_reason, :unharmed, :other_sides, :given_up, :none,
                            :without_baseline, :candidates,

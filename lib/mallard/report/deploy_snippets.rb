@@ -28,18 +28,21 @@ module Mallard
 
       module_function
 
-      # How to deploy what a comparison recommends, title => text; none when it recommends nothing, or a
-      # configuration the catalog does not know (a summary from another mallard).
+      # How to deploy what a comparison recommends, title => text: its Ruby first when it runs another Ruby than
+      # the baseline (RubyChangeSnippets), then its allocator's; none when it recommends nothing, or a configuration
+      # the catalog does not know (a summary from another mallard).
       # @param summary [Summary::Compare]
       # @return [Hash{String=>String}]
       def titled(summary, catalog: Allocators::Catalog.default)
         name = summary.recommendation&.name
         return {} unless name
 
-        allocator = Array(summary.rows).find { |row| row.name == name }&.allocator || name
-        entry = catalog.find { |candidate| candidate.name == allocator }
-        snippets = entry && DeploySnippets.for(entry)
-        (snippets || {}).transform_keys { |key| TITLES.fetch(key, key.to_s) }
+        rows = Array(summary.rows)
+        row = rows.find { |candidate| candidate.name == name }
+        baseline = rows.find { |candidate| candidate.name == summary.baseline }
+        entry = catalog.find { |candidate| candidate.name == (row&.allocator || name) }
+        snippets = (entry && DeploySnippets.for(entry) || {}).transform_keys { |key| TITLES.fetch(key, key.to_s) }
+        row ? RubyChangeSnippets.titled(row, baseline).merge(snippets) : snippets
       end
 
       # @param allocator [Allocators::Allocator] a catalog entry

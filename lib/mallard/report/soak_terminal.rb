@@ -43,7 +43,7 @@ module Mallard
         rest = [["Script", script_line], ["Load", load_line], ["Jobs", job_lines], ["App", app_line], ["Flags", flags],
                 ["Run", [run_dir, skipped_line, @summary.cpu_layout&.description]]]
         overall = [["Verdict", conclusion]]
-        @summary.kind == "gc" ? overall + gc + memory + rest : overall + memory + gc.reverse + rest
+        @summary.gc_first? ? overall + gc + memory + rest : overall + memory + gc.reverse + rest
       end
 
       def conclusion

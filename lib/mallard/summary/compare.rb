@@ -20,9 +20,11 @@ module Mallard
     end
 
     # One configuration as measured: its valid runs, and the runs shown but not counted.
-    # deploy_effort: how much a deployment must change to run it (Allocators::Allocator#deploy_effort).
+    # deploy_effort: how much a deployment must change to run it (Analysis::Recommendation::DEPLOYS); ruby: the
+    # Ruby it ran on with --rubies (Target::SubjectRuby#to_h: path, version, allocator_linked…), nil otherwise;
+    # yjit: "on" or "off" with --yjit.
     Row = Value.define(:name, :allocator, :available, :unavailable_reason, :verified, :failed, :output_tail,
-                       :deploy_effort, runs: [RunFigures], invalid_runs: [RunFigures])
+                       :deploy_effort, :ruby, :yjit, runs: [RunFigures], invalid_runs: [RunFigures])
 
     # A configuration against the baseline: memory, req/s and p99 as % changes with 95% intervals, and why
     # there are no intervals when there are none.

@@ -21,7 +21,7 @@ module Mallard
         def sections
           memory = Section.new(id: "memory", title: "Memory over time",
                                parts: [@charts.memory.to_html, LedgerChart.new(@summary.ledger).to_html]).to_s
-          middle = kind == "gc" ? [gc_section, memory, load_section] : [memory, load_section, gc_section]
+          middle = @summary.gc_first? ? [gc_section, memory, load_section] : [memory, load_section, gc_section]
           [header, SoakVerdictView.new(@summary).to_s, *middle, MetadataView.new(@meta).to_s]
         end
 
