@@ -49,6 +49,15 @@ class LedgerTest < Minitest::Test
     assert_equal "growing", result.ledger.parts.find { |part| part.name == Parts::HELD }.verdict
   end
 
+  # A script that keeps nothing: glibc holds next to nothing freed, and nothing is worth comparing.
+  def test_a_flat_app_with_almost_nothing_held_free_has_little_to_win
+    result = Ledger.call(run_with(30) { { malloc: { "mallinfo2.fordblks" => 400 * 1024 } } })
+
+    assert_equal "plateaued", result.app_held
+    assert_equal "not a leak: the app's own memory is flat; glibc holds less than 1 MiB it has freed: an allocator " \
+                 "change has little to win", result.ledger.sentence
+  end
+
   def test_growing_app_held_is_retention
     result = Ledger.call(run_with(30) { |i| { ruby_live_kb: 10_000 + (500 * i), ruby_pages_kb: 12_000 + (500 * i) } })
 

@@ -45,11 +45,12 @@ module Mallard
         return "#{name} does not say how much it holds free" unless headroom_kb
 
         more = held&.state == "growing" ? ", and more as the run goes on" : ""
+        return "#{name} holds less than 1 MiB it has freed#{more}: an allocator change has little to win" \
+          if headroom_kb < MIB
+
         why = LedgerParts::WHY_HELD[allocator]
         text = format("%<name>s is holding %<mib>.0f MiB it has freed%<more>s%<why>s",
                       name: name, mib: headroom_kb / MIB, more: more, why: why ? " (#{why})" : "")
-        return text if headroom_kb < MIB
-
         "#{text}; try `mallard compare`#{" (#{TRY[allocator]})" if TRY[allocator]}: " \
           "#{headroom(headroom_kb, prefix: '')}"
       end
