@@ -4,7 +4,7 @@ require "etc"
 
 module Mallard
   module Experiments
-    # Boots the app --repeat times, each in a fresh Ruby (Agent::BootProbe), as many side by side as there are
+    # Boots the app --repeat times, each in a fresh Ruby (BootProbe::Program), as many side by side as there are
     # CPUs (memory is read per process, so neighbours do not disturb it), plus (--objects) one pass with allocation
     # tracing; then summarises through the one boot reader, the path `mallard report` takes.
     #
