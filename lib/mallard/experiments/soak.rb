@@ -39,7 +39,7 @@ module Mallard
       # @return [Summary::Soak] (also written to summary.json)
       # @raise [SubjectFailed] when the subject never came up (recorded in meta.json first)
       def call
-        Signals.guard { measure }
+        Lifeline::Signals.guard { measure }
       ensure
         shutdown
       end
@@ -88,7 +88,7 @@ module Mallard
         raise # refused before anything ran: the run directory is discarded
       rescue Error => e
         @phases.outcome = Run::Outcome.failed("boot_failed", e.message)
-        Signals.deferred { write_meta }
+        Lifeline::Signals.deferred { write_meta }
         raise
       end
 
@@ -148,7 +148,7 @@ module Mallard
       end
 
       def diagnose
-        Doctor.new(catalog: @catalog).diagnose(@subject.pid, expected: @options.allocator)
+        Probe::Doctor.new(catalog: @catalog).diagnose(@subject.pid, expected: @options.allocator)
       end
 
       # The target's workload runs until it is done: load until its duration or count, a script until it ends.
@@ -182,7 +182,7 @@ module Mallard
       # Stops load part-way and keeps what it counted; a load tool that cannot say is noted, not fatal.
       def stop_load
         @phases.load_finished_t ||= clock
-        Signals.deferred { @workload&.stop }
+        Lifeline::Signals.deferred { @workload&.stop }
       rescue Error => e
         @phases.load_error = e.message
       end
@@ -191,7 +191,7 @@ module Mallard
       # are read back through the one reader, with the phases as they stand now (meta.json may not have taken
       # the last write); a summary the directory cannot take is still returned, and says it was not saved.
       def finish(outcome)
-        Signals.deferred do
+        Lifeline::Signals.deferred do
           @phases.outcome = outcome
           @subject&.stop # TERM first: the agent writes its last records at exit
           @phases.stopped_t = clock
@@ -225,7 +225,7 @@ module Mallard
       end
 
       def shutdown
-        Signals.deferred do
+        Lifeline::Signals.deferred do
           saved { @workload&.stop }
           @subject&.stop
           @target.release # after the subject: a job worker's Redis outlives the worker
