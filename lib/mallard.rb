@@ -31,6 +31,7 @@ require_relative "mallard/allocators/detection"
 require_relative "mallard/allocators/allocator"
 require_relative "mallard/allocators/catalog"
 
+require_relative "mallard/workload/subject_died"
 require_relative "mallard/workload/http"
 require_relative "mallard/workload/to_completion"
 require_relative "mallard/workload/jobs"

@@ -11,9 +11,6 @@ module Mallard
     # up — the ending is recorded as a Run::Outcome in meta.json and summary.json, and what was measured is
     # kept.
     class Soak
-      # The subject exited while it was being measured.
-      class SubjectDied < StandardError; end
-
       VERIFY_GRACE = 2.0
 
       attr_reader :run_dir
@@ -55,7 +52,7 @@ module Mallard
       rescue SignalException => e # Interrupt (SIGINT) included
         stop_load
         finish(Run::Outcome.signalled(e))
-      rescue SubjectDied
+      rescue Workload::SubjectDied
         stop_load
         finish(Run::Outcome.interrupted("subject_exited", "the subject exited mid-run (#{@subject.describe_status}); " \
                                                           "its output is in subject.log"))
