@@ -21,11 +21,11 @@ module Mallard
     # - plateaued:    max(|low|, |high|) * span < tolerance, the whole interval inside the tolerance band
     # - inconclusive: anything else, with requests_needed, the run length that would decide it (see below)
     module LeakVerdict
-      # `method` names how the interval was computed; as a member it shadows Object#method on verdicts.
+      # methodology names how the interval was computed.
       Verdict = Struct.new(:memory, :slope_kb_per_1k_requests, :ci, :samples, :requests_observed, :tolerance_kb,
-                           :requests_needed, :method, keyword_init: true) # rubocop:disable Lint/StructNewOverride
+                           :requests_needed, :methodology, keyword_init: true)
       # The rule's outcome in neutral terms, for any level and axis (see .judge).
-      Judgement = Struct.new(:state, :slope, :ci, :samples, :observed, :tolerance, :needed, :method, # rubocop:disable Lint/StructNewOverride
+      Judgement = Struct.new(:state, :slope, :ci, :samples, :observed, :tolerance, :needed, :methodology,
                              keyword_init: true)
 
       MIN_SAMPLES = 6
@@ -50,7 +50,7 @@ module Mallard
         judged = judge(work: requests, levels: rss_kb, min_tolerance: MIN_TOLERANCE_KB, per: PER_REQUESTS)
         Verdict.new(memory: judged.state, slope_kb_per_1k_requests: judged.slope, ci: judged.ci,
                     samples: judged.samples, requests_observed: judged.observed, tolerance_kb: judged.tolerance,
-                    requests_needed: judged.needed, method: judged.method)
+                    requests_needed: judged.needed, methodology: judged.methodology)
       end
 
       # The same rule for any level that should stop growing with the work done (memory in KB, the live set in
@@ -75,7 +75,7 @@ module Mallard
         Judgement.new(state: state, slope: fit.slope, ci: fit.slope_ci, samples: samples, observed: span,
                       tolerance: tolerance,
                       needed: state == "inconclusive" ? requests_needed(fit, span, samples, tolerance) : nil,
-                      method: "OLS on #{batches} batch means, t with #{batches - 2} df")
+                      methodology: "OLS on #{batches} batch means, t with #{batches - 2} df")
       end
 
       def tolerance_of(levels, min_tolerance)
@@ -100,7 +100,7 @@ module Mallard
       def unmeasured(samples, span, tolerance)
         Judgement.new(state: "inconclusive", slope: nil, ci: nil, samples: samples, observed: span,
                       tolerance: tolerance, needed: nil,
-                      method: "none: needs #{MIN_SAMPLES} samples over a nonzero span of work")
+                      methodology: "none: needs #{MIN_SAMPLES} samples over a nonzero span of work")
       end
 
       # The shortest run (requests after warm-up) at which an outcome the interval allows would be decided, at

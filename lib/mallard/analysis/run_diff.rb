@@ -70,9 +70,9 @@ module Mallard
         a, b = [before, after].map { |run| soak_figure(run[:summary], metric) }
         steady = STEADY_KEYS.key?(metric)
         row = steady ? batched(before[:steady], after[:steady], a, b) : change([a].grep(Numeric), [b].grep(Numeric))
-        method = steady ? "Welch's t on the logs of each run's steady-window batch means" : "one figure per run"
+        methodology = steady ? "Welch's t on the logs of each run's steady-window batch means" : "one figure per run"
         rows = [{ name: metric, a: a, b: b }.merge(row), *ledger_rows(before[:summary], after[:summary], metric)]
-        { kind: "soak", metric: metric, method: method, rows: judged(rows, metric) }
+        { kind: "soak", metric: metric, methodology: methodology, rows: judged(rows, metric) }
       end
 
       # With a memory metric, each part of the memory ledger both runs read: which part moved. One figure per run
@@ -100,7 +100,7 @@ module Mallard
           { name: name, a: Statistics.median(a), b: Statistics.median(b), repeats: [a.size, b.size] }
             .merge(change(a, b))
         end
-        { kind: "compare", metric: metric, method: "Welch's t on the logs of the repeats' figures",
+        { kind: "compare", metric: metric, methodology: "Welch's t on the logs of the repeats' figures",
           rows: judged(rows, metric),
           only_in_a: a_runs.keys - b_runs.keys, only_in_b: b_runs.keys - a_runs.keys }
       end
@@ -115,7 +115,7 @@ module Mallard
         shared = (a_gems.keys & b_gems.keys).select { |name| boot_gem_shown?(a_gems[name], b_gems[name]) }
         rows = [boot_row("total", before.total, after.total),
                 *shared.map { |name| boot_row("gem #{name}", a_gems[name], b_gems[name]) }]
-        { kind: "boot", metric: BOOT_METRIC, method: "Welch's t on the logs of the repeats' figures",
+        { kind: "boot", metric: BOOT_METRIC, methodology: "Welch's t on the logs of the repeats' figures",
           rows: judged(rows, BOOT_METRIC), only_in_a: a_gems.keys - b_gems.keys, only_in_b: b_gems.keys - a_gems.keys }
       end
 

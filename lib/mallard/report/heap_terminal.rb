@@ -43,7 +43,7 @@ module Mallard
 
         [["Retained", retained_line], ["Sites", site_lines], ["Gems", group_lines(@summary.gems)],
          ["Classes", group_lines(@summary.classes)], ["Dumps", dump_lines], ["Analysis", analysis_line],
-         ["Soak", soak_line], ["Method", [@summary.method, @summary.tracing].compact]]
+         ["Soak", soak_line], ["Method", [@summary.methodology, @summary.tracing].compact]]
       end
 
       def retained_line

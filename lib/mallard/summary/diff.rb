@@ -16,7 +16,7 @@ module Mallard
     FailOver = Value.define(:threshold_pct, :failed, :reason)
 
     # Before (A) and after (B): how one metric changed, by what method, and the gate's outcome.
-    Diff = Value.define(:kind, :metric, :method, :only_in_a, :only_in_b, rows: [DiffRow], a: DiffSide, b: DiffSide,
-                                                                         fail_over: FailOver)
+    Diff = Value.define(:kind, :metric, :methodology, :only_in_a, :only_in_b,
+                        rows: [DiffRow], a: DiffSide, b: DiffSide, fail_over: FailOver)
   end
 end

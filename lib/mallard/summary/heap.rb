@@ -47,7 +47,7 @@ module Mallard
                      generations: [HeapGeneration], analysis: HeapAnalysis, latency: HeapLatency, wait: HeapWait,
                      soak: Soak, target: Run::TargetInfo }.freeze
     Heap = Value.define(:kind, :schema_version, :status, :cause, :reason, :window, :retained_count, :retained_bytes,
-                        :significant_bytes, :conclusion, :method, :tracing, **HEAP_FIGURES) do
+                        :significant_bytes, :conclusion, :methodology, :tracing, **HEAP_FIGURES) do
       def complete? = status == "complete"
       def outcome = Run::Outcome.new(status: status, cause: cause, reason: reason)
     end
