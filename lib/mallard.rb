@@ -85,6 +85,7 @@ require_relative "mallard/run/fleet_reader"
 require_relative "mallard/run/reader"
 
 require_relative "mallard/analysis/statistics"
+require_relative "mallard/analysis/batch_means"
 require_relative "mallard/analysis/cpu_cost"
 require_relative "mallard/analysis/pareto_front"
 require_relative "mallard/analysis/resolution"

@@ -2,6 +2,7 @@
 
 require_relative "statistics"
 require_relative "significance"
+require_relative "batch_means"
 
 module Mallard
   module Analysis
@@ -29,8 +30,8 @@ module Mallard
                              keyword_init: true)
 
       MIN_SAMPLES = 6
-      BATCHES = (3..10)
-      SAMPLES_PER_BATCH = 3
+      # Regressed on k batch means (BatchMeans), the slope's t has k - 2 df.
+      MIN_BATCHES = 3
       TOLERANCE_SHARE = 0.01
       MIN_TOLERANCE_KB = Significance::MEMORY_FLOOR_KB
       PER_REQUESTS = 1000
@@ -62,8 +63,7 @@ module Mallard
         span = work.empty? ? 0 : work.max - work.min
         return unmeasured(work.size, span, tolerance) if work.size < MIN_SAMPLES || span.zero?
 
-        batches = batch_count(work.size)
-        fit = Statistics.linear_fit(Statistics.batch_means(work, batches), Statistics.batch_means(levels, batches))
+        fit = Statistics.linear_fit(BatchMeans.of(work, min: MIN_BATCHES), BatchMeans.of(levels, min: MIN_BATCHES))
         judgement(fit, decide(*fit.slope_ci, span, tolerance), span, work.size, tolerance).tap do |judged|
           judged.slope *= per
           judged.ci = judged.ci.map { |bound| bound * per }
@@ -84,9 +84,7 @@ module Mallard
         [TOLERANCE_SHARE * Statistics.median(levels), min_tolerance.to_f].max
       end
 
-      def batch_count(samples)
-        (samples / SAMPLES_PER_BATCH).clamp(BATCHES.min, BATCHES.max)
-      end
+      def batch_count(samples) = BatchMeans.count(samples, min: MIN_BATCHES)
 
       # The equivalence test above: growth beyond the tolerance over the requests observed, or the whole
       # interval inside it.

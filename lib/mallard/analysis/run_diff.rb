@@ -2,6 +2,7 @@
 
 require_relative "statistics"
 require_relative "change"
+require_relative "batch_means"
 
 module Mallard
   module Analysis
@@ -28,8 +29,9 @@ module Mallard
     # two runs differ, not that the code did. Both are why --fail-over asks for the whole interval to lie beyond
     # the threshold, not merely for a significant change whose point estimate passes it.
     module RunDiff
-      MAX_BATCHES = 10
-      SAMPLES_PER_BATCH = 3
+      # Welch's t between two runs needs two batch means a side (BatchMeans), each a full batch.
+      MIN_BATCHES = 2
+      MIN_SAMPLES = MIN_BATCHES * BatchMeans::SAMPLES_PER_BATCH
       # +1: a rise is worse (memory, latency); -1: a fall is worse (throughput).
       WORSE = { "steady_rss_kb" => 1, "steady_pss_kb" => 1, "peak_rss_kb" => 1, "rps" => -1, "p99_ms" => 1,
                 "cpu_ms_per_request" => 1, "boot_rss_kb" => 1 }.freeze
@@ -147,10 +149,9 @@ module Mallard
 
       # Contiguous batches whose sizes differ by at most one sample; [] when there are too few for two.
       def batch_means(values)
-        count = [values.size / SAMPLES_PER_BATCH, MAX_BATCHES].min
-        return [] if count < 2
+        return [] if values.size < MIN_SAMPLES
 
-        Statistics.batch_means(values, count)
+        BatchMeans.of(values, min: MIN_BATCHES)
       end
 
       # Batch means see only each run's own noise, not how far apart two runs of one app settle: the allowance for
@@ -171,7 +172,7 @@ module Mallard
       end
 
       def too_few(runs)
-        "no interval: fewer than #{2 * SAMPLES_PER_BATCH} steady-state samples in #{runs.join(' and ')}"
+        "no interval: fewer than #{MIN_SAMPLES} steady-state samples in #{runs.join(' and ')}"
       end
 
       # B against A; without an interval, the point change and why there is none.
