@@ -66,7 +66,8 @@ module Mallard
       end
 
       def notes
-        lines = ["Interval: #{@summary.methodology}#{confidence}; a difference only beyond ±1%."]
+        lines = ["Interval: #{@summary.methodology}#{confidence}; " \
+                 "a difference only beyond #{band(@summary.change&.noise_pct)}."]
         lines << too_few if @summary.change&.ci.nil?
         lines << gate_line(@summary.fail_over) if @summary.fail_over
         lines

@@ -97,7 +97,13 @@ module Mallard
 
       # "not clear of ±3.7% noise": a change whose interval lies inside the band it had to clear.
       def noise(noise_pct)
-        format("not clear of ±%g%% noise", (noise_pct || Analysis::Significance::NOISE_PCT).round(1))
+        "not clear of #{band(noise_pct)} noise"
+      end
+
+      # "±1%": the band a change's interval had to clear (Summary::Change#noise_pct; the default rule's for a
+      # change stored without it).
+      def band(noise_pct)
+        format("±%g%%", (noise_pct || Analysis::Significance::NOISE_PCT).round(1))
       end
 
       # A view's labelled sections, "  Label    first line" and the rest beneath it; nil lines are left out.
