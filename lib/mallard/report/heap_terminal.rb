@@ -47,10 +47,9 @@ module Mallard
       end
 
       def retained_line
-        window = @summary.window || {}
         [format("%s objects, %s, allocated between dump A and dump B (generations %s to %s) and still alive in " \
                 "dump C; a site is significant from %s", count(@summary.retained_count),
-                mib_of(@summary.retained_bytes), window["from"].to_i + 1, window["to"],
+                mib_of(@summary.retained_bytes), @summary.window_first, @summary.window_last,
                 mib_of(@summary.significant_bytes)), @summary.conclusion && Text.printable(@summary.conclusion)].compact
       end
 

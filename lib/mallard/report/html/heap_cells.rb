@@ -18,10 +18,11 @@ module Mallard
           "#{value.round} B"
         end
 
-        # The window as the summary gives it ({"from" => exclusive, "to" => inclusive}) in words, nil when unknown.
-        def window_words(window)
-          first = window&.[]("from").to_i + 1
-          last = window&.[]("to")
+        # The summary's window in words, nil when unknown.
+        # @param summary [Summary::Heap]
+        def window_words(summary)
+          first = summary.window_first
+          last = summary.window_last
           return unless last
 
           first == last ? "generation #{last}" : "generations #{first} to #{last}"
