@@ -61,10 +61,6 @@ module Mallard
         change(change.pct, change.ci, change.finding, note: change.note)
       end
 
-      def mib_of(bytes)
-        mib(bytes && (bytes / 1024.0))
-      end
-
       def notes
         lines = ["Interval: #{@summary.methodology}#{confidence}; " \
                  "a difference only beyond #{band(@summary.change&.noise_pct)}."]

@@ -55,6 +55,18 @@ module Mallard
         kb ? format("%.1f MiB", kb / 1024.0) : "—"
       end
 
+      # Bytes (a heap dump's, a fleet's metric) in MiB, "—" when unknown.
+      def mib_of(bytes) = mib(bytes && (bytes / 1024.0))
+
+      # Bytes in the largest binary unit they fill: B, KiB or MiB; "—" when not recorded.
+      def byte_size(value)
+        return "—" if value.nil?
+        return format("%.1f MiB", value / 1_048_576.0) if value >= 1_048_576
+        return format("%.1f KiB", value / 1024.0) if value >= 1024
+
+        "#{value.round} B"
+      end
+
       # How a run that did not complete ended, in one line (nil when it completed): a failed measurement has
       # no `outcome` (verdict, recommendation) at all.
       def ending(summary, outcome: "verdict")
