@@ -3,6 +3,7 @@
 require "securerandom"
 require_relative "lifeline/keeper"
 require_relative "lifeline/watchdog"
+require_relative "lifeline/signals"
 
 module Mallard
   # Every long-lived process mallard starts (the subject, wrk, `doctor -- CMD`'s command) is started

@@ -27,16 +27,28 @@ module Mallard
       end
     end
 
+    # Members renamed since summaries were first stored, with the key an earlier mallard wrote: a stored
+    # summary.json keeps loading. (`method` hid Object#method on every value that had it.)
+    RENAMED = { methodology: "method" }.freeze
+
     # .from_h for every value class.
     module ClassMethods
       # @param hash [Hash, nil] symbol or string keys; keys the value does not know are ignored
       def from_h(hash)
         return hash if hash.nil? || hash.is_a?(self)
 
-        new(**members.to_h { |name| [name, load(name, hash.key?(name) ? hash[name] : hash[name.to_s])] })
+        new(**members.to_h { |name| [name, load(name, stored(hash, name))] })
       end
 
       private
+
+      def stored(hash, name)
+        return hash[name] if hash.key?(name)
+        return hash[name.to_s] if hash.key?(name.to_s)
+
+        old = RENAMED[name]
+        old && (hash.key?(old) ? hash[old] : hash[old.to_sym])
+      end
 
       # A list of values that a record does not have (an older schema) is empty, not nil.
       def load(name, value)

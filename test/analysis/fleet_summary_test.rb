@@ -54,6 +54,16 @@ class FleetSummaryTest < Minitest::Test
     assert_match(/^  B    \{job="arena2"\} +4 +80\.5 MiB +79\.0 MiB … 82\.0 MiB +-19\.\d% \(-\d+\.\d … -\d+\.\d\)$/,
                  io.string)
     assert_includes io.string, "Interval: Hodges–Lehmann shift of log per-process medians, Mann–Whitney 95% interval"
+    assert_match(/; a difference only beyond ±1%\.$/, io.string)
+  end
+
+  def test_the_band_a_difference_must_clear_is_the_summarys
+    summary = Mallard::Analysis::FleetSummary.call(run_of([100, 102, 98, 101, 99], [80, 81, 79, 82]))
+    summary.change.noise_pct = 2.5
+    io = StringIO.new
+    Mallard::Report::FleetTerminal.new(summary).render(io)
+
+    assert_match(/; a difference only beyond ±2\.5%\.$/, io.string)
   end
 
   def test_too_few_processes_is_no_verdict_and_says_what_would_do

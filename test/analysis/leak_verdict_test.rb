@@ -22,7 +22,7 @@ class LeakVerdictTest < Minitest::Test
     assert_operator verdict.ci[1], :>, 50
     assert_in_delta 50, verdict.slope_kb_per_1k_requests, 5
     assert_nil verdict.requests_needed
-    assert_match(/batch means/, verdict.method)
+    assert_match(/batch means/, verdict.methodology)
   end
 
   # 50 KB per 1k requests over 20k requests is 1 MB, inside the tolerance: not yet worth reporting.
@@ -107,7 +107,8 @@ class LeakVerdictTest < Minitest::Test
     requests = cumulative(10, 1000)
     hash = LeakVerdict.call(requests: requests, rss_kb: [50_000] * 10).to_h
 
-    assert_equal %i[memory slope_kb_per_1k_requests ci samples requests_observed tolerance_kb requests_needed method],
+    assert_equal %i[memory slope_kb_per_1k_requests ci samples requests_observed tolerance_kb requests_needed
+                    methodology],
                  hash.keys
     assert_equal "plateaued", hash[:memory]
     assert_equal 1000, hash[:requests_observed]

@@ -184,7 +184,7 @@ class StatisticsTest < Minitest::Test
     assert_in_delta 0.0, ranked.ci[0], 1e-9, "rho minus 1.0: chance reaches |rho| = 1 in 2 of 24 orderings"
     assert_in_delta 1.0, ranked.ci[1]
     assert_operator ranked.ci[1] - ranked.ci[0], :>, 0.5, "never of zero width"
-    assert_match(/exact/, ranked.method)
+    assert_match(/exact/, ranked.methodology)
   end
 
   # 5 points: a perfect ranking is 2 orderings of 120 (p = 1/60), resolved; rho = 0.9 is 10 of 120 (p = 1/12),
@@ -225,7 +225,7 @@ class StatisticsTest < Minitest::Test
     ys = xs.map { |x| x + (random.rand * 25) }
     first = Statistics.spearman(xs, ys)
 
-    assert_match(/random permutations/, first.method)
+    assert_match(/random permutations/, first.methodology)
     assert_equal first, Statistics.spearman(xs, ys)
     assert_in_delta 0.362, first.rho - first.ci[0], 0.02
   end

@@ -44,7 +44,7 @@ class DoctorErrorsTest < Minitest::Test
   def test_debug_adds_the_backtrace
     _out, err, = mallard("doctor", dead_pid, "--debug")
 
-    assert_match(%r{lib/mallard/experiments/doctor\.rb:\d+:in}, err)
+    assert_match(%r{lib/mallard/probe/doctor\.rb:\d+:in}, err)
   end
 
   def test_process_this_user_may_not_read

@@ -141,7 +141,7 @@ class FleetTest < Minitest::Test
     assert_equal "different", change["finding"], summary.to_json
     assert_operator change["ci"][1], :<, -1.0, "the whole interval below -1%"
     assert_operator change["ci"][0], :<=, change["pct"]
-    assert_match(/Hodges–Lehmann/, summary["method"])
+    assert_match(/Hodges–Lehmann/, summary["methodology"])
   end
 
   def assert_aa_no_different(summary)

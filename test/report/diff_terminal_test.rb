@@ -40,7 +40,7 @@ class DiffTerminalTest < Minitest::Test
   def render(rows:, **extra)
     diff = Mallard::Summary::Diff.from_h(
       "kind" => "soak", "metric" => "steady_rss_kb", "rows" => rows,
-      "method" => "Welch's t on the logs of each run's steady-window batch means",
+      "methodology" => "Welch's t on the logs of each run's steady-window batch means",
       "a" => { "run_dir" => "/runs/a", "target" => "app", "status" => "complete" },
       "b" => { "run_dir" => "/runs/b", "target" => "app", "status" => "complete" }, **extra.transform_keys(&:to_s)
     )

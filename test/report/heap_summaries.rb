@@ -14,7 +14,7 @@ module HeapSummaries
     { "kind" => "heap", "schema_version" => Mallard::Run::Directory::SCHEMA_VERSION, "status" => "complete",
       "window" => { "from" => 10, "to" => 20 },
       "retained_count" => 3_000, "retained_bytes" => 3_145_728, "significant_bytes" => 262_144,
-      "method" => "Three dumps, A B C.", "tracing" => "allocation tracing was on",
+      "methodology" => "Three dumps, A B C.", "tracing" => "allocation tracing was on",
       "sites" => [heap_site("/app/lib/cache.rb:12", "String", "app", [2_000, 2_097_152], significant: true),
                   heap_site(HOSTILE_SITE, "Hash", "rack", [1_000, 524_288])],
       "gems" => [{ "name" => "app", "count" => 2_000, "bytes" => 2_097_152 },

@@ -183,7 +183,7 @@ class HtmlBootTest < Minitest::Test
 
   # Every name, path and reason in the summary replaced by markup.
   def hostile(hash)
-    hash.merge!("app" => ATTACK, "reason" => ATTACK, "malloc_note" => ATTACK, "ruby" => ATTACK, "method" => ATTACK,
+    hash.merge!("app" => ATTACK, "reason" => ATTACK, "malloc_note" => ATTACK, "ruby" => ATTACK, "methodology" => ATTACK,
                 "failures" => [{ "repeat" => 2, "reason" => ATTACK, "where" => ATTACK }])
     hash["target"]["description"] = ATTACK
     walk(hash["tree"], limit: 99).each do |node, _|

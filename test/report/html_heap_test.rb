@@ -124,7 +124,7 @@ class HtmlHeapTest < Minitest::Test
     reason = "2 of the 3 dumps were written (the run ended before its third dump)"
     hash = heap_hash.merge("status" => "failed", "cause" => "no_dumps", "reason" => reason, "window" => nil,
                            "sites" => [], "gems" => [], "classes" => [], "generations" => [], "dumps" => [],
-                           "analysis" => nil, "method" => nil, "retained_count" => nil, "retained_bytes" => nil,
+                           "analysis" => nil, "methodology" => nil, "retained_count" => nil, "retained_bytes" => nil,
                            "significant_bytes" => nil)
     html = render(hash)
 
@@ -154,7 +154,7 @@ class HtmlHeapTest < Minitest::Test
 
   # Every name, path and reason in the summary replaced by markup.
   def hostile(hash)
-    hash.merge!("status" => "interrupted", "reason" => ATTACK, "method" => ATTACK, "tracing" => ATTACK,
+    hash.merge!("status" => "interrupted", "reason" => ATTACK, "methodology" => ATTACK, "tracing" => ATTACK,
                 "target" => { "kind" => "rack", "description" => ATTACK })
     hash["sites"].first.merge!("class" => ATTACK, "gem" => ATTACK)
     (hash["gems"] + hash["classes"]).each { |group| group["name"] = ATTACK }

@@ -6,11 +6,11 @@ module Diagnoses
     detection = Mallard::Allocators::Detection.new(
       name: allocator, via: via, path: "/usr/lib/lib#{allocator}.so", also_mapped: [], preload_missing: []
     )
-    Mallard::Experiments::Diagnosis.new(
+    Mallard::Summary::Diagnosis.new(
       pid: 4242, command: %w[puma -C config/puma.rb], executable: "/usr/bin/ruby3.1",
       ruby: ruby ? Mallard::Probe::RubyIdentity.new(engine: "ruby", version: "3.1.2", source: "executable") : nil,
       yjit_requested: false, allocator: detection, threads: threads,
-      environment: Mallard::Experiments::Diagnosis.relevant_environment(env),
+      environment: Mallard::Summary::Diagnosis.relevant_environment(env),
       memory: Mallard::Probe::MemoryReading.new(rss_kb: 204_800, pss_kb: 150_000, uss_kb: 140_000, swap_kb: 0),
       verification_problems: [], findings: [], catalog: [], **overrides
     )

@@ -9,8 +9,11 @@ module Mallard
     # 76 MB RSS where the same boot without them ends at 83 MB). RSS is a high-water mark that a GC hardly lowers,
     # so a require's RSS delta is what it added; its heap and malloc deltas include garbage not yet collected,
     # which the probe's two full-GC readings (before the first require, after the last) do not.
+    #
+    # It lives with the agent, not in boot_probe/: the agent's memory ledger (Ledger) takes the same reading inside
+    # the app, so boot and soak split memory alike.
     class BootReading
-      # The order of a reading's figures in its JSON line (BootOutput) and in Run::BootReader.
+      # The order of a reading's figures in its JSON line (BootProbe::Output) and in Run::BootReader.
       FIELDS = %w[objects rss file heap malloc live].freeze
       STATM_BYTES = 256
       # glibc's mallinfo2 walks every free chunk of every arena: microseconds on a fresh heap, milliseconds on a
@@ -29,10 +32,10 @@ module Mallard
         @page_bytes = GC::INTERNAL_CONSTANTS[:HEAP_PAGE_SIZE] if heap_pages_in_malloc?
       end
 
-      # Writes FIELDS into frame from offset: objects allocated so far (read first, see BootHook), RSS and its
+      # Writes FIELDS into frame from offset: objects allocated so far (read first, see BootProbe::Hook), RSS and its
       # file-backed part in bytes, bytes in live Ruby slots, bytes malloc has handed out beyond Ruby's heap pages
       # (nil where the allocator gives no reading), live slots. Into the caller's array, parsing statm byte by
-      # byte: a reading allocates nothing (BootHook says why that matters).
+      # byte: a reading allocates nothing (BootProbe::Hook says why that matters).
       def take(frame, offset)
         frame[offset] = GC.stat(:total_allocated_objects)
         @statm.pread(STATM_BYTES, 0, @buffer)

@@ -30,7 +30,7 @@ module Mallard
         figures = figures(trees, repeats, pass, cutoff_kb(run))
         Summary::Boot.new(
           kind: "boot", schema_version: Run::Directory::SCHEMA_VERSION, **status(run, repeats), **about(run, repeats),
-          repeats: repeats.size, cutoff_kb: cutoff_kb(run), method: METHOD, objects_pass: !pass.nil?,
+          repeats: repeats.size, cutoff_kb: cutoff_kb(run), methodology: METHOD, objects_pass: !pass.nil?,
           failures: failures(run), target: run.target, **figures, reading: BootReading.call(figures[:tree],
                                                                                             figures[:gems])
         )

@@ -36,7 +36,7 @@ module Mallard
         change = change(shift)
         Summary::Fleet.new(
           schema_version: Run::Directory::SCHEMA_VERSION, kind: "fleet", status: "complete", run_dir: run.path,
-          **window(run.options), method: "#{METHOD} (#{shift.approach})", confidence: shift.confidence,
+          **window(run.options), methodology: "#{METHOD} (#{shift.approach})", confidence: shift.confidence,
           smallest_sizes: RankShift.smallest_sizes(level: LEVEL), a: set(run.a, processes),
           b: set(run.b, processes), change: change, fail_over: fail_over && gate(change, fail_over),
           processes: processes

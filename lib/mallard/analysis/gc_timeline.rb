@@ -118,7 +118,7 @@ module Mallard
       def correlation(ranked, fit, before_load)
         finding = finding(ranked.ci)
         Summary::Correlation.new(spearman: ranked.rho.round(3), ci: ranked.ci.map { |bound| bound.round(3) },
-                                 p_value: ranked.p_value.round(6), method: ranked.method,
+                                 p_value: ranked.p_value.round(6), methodology: ranked.methodology,
                                  slope_ms_per_100k_slots: (fit.slope * PER_SLOTS).round(4),
                                  slope_ci: fit.slope_ci.map { |bound| (bound * PER_SLOTS).round(4) },
                                  majors: ranked.n, before_load: before_load, finding: finding,

@@ -73,7 +73,7 @@ module Mallard
           site.merge(significant: site[:bytes] >= threshold)
         end, significant_bytes: threshold.round, retained_count: sites.sum { |site| site[:count] },
           retained_bytes: sites.sum { |site| site[:bytes] }, gems: grouped(sites, :gem),
-          classes: grouped(sites, :class), generations: generations(last.generations), method: METHOD }
+          classes: grouped(sites, :class), generations: generations(last.generations), methodology: METHOD }
       end
 
       # What the sites come to, in a sentence; "nothing retained beyond the threshold" is an answer too.

@@ -2,6 +2,7 @@
 
 require_relative "statistics"
 require_relative "significance"
+require_relative "batch_means"
 
 module Mallard
   module Analysis
@@ -21,16 +22,16 @@ module Mallard
     # - plateaued:    max(|low|, |high|) * span < tolerance, the whole interval inside the tolerance band
     # - inconclusive: anything else, with requests_needed, the run length that would decide it (see below)
     module LeakVerdict
-      # `method` names how the interval was computed; as a member it shadows Object#method on verdicts.
+      # methodology names how the interval was computed.
       Verdict = Struct.new(:memory, :slope_kb_per_1k_requests, :ci, :samples, :requests_observed, :tolerance_kb,
-                           :requests_needed, :method, keyword_init: true) # rubocop:disable Lint/StructNewOverride
+                           :requests_needed, :methodology, keyword_init: true)
       # The rule's outcome in neutral terms, for any level and axis (see .judge).
-      Judgement = Struct.new(:state, :slope, :ci, :samples, :observed, :tolerance, :needed, :method, # rubocop:disable Lint/StructNewOverride
+      Judgement = Struct.new(:state, :slope, :ci, :samples, :observed, :tolerance, :needed, :methodology,
                              keyword_init: true)
 
       MIN_SAMPLES = 6
-      BATCHES = (3..10)
-      SAMPLES_PER_BATCH = 3
+      # Regressed on k batch means (BatchMeans), the slope's t has k - 2 df.
+      MIN_BATCHES = 3
       TOLERANCE_SHARE = 0.01
       MIN_TOLERANCE_KB = Significance::MEMORY_FLOOR_KB
       PER_REQUESTS = 1000
@@ -50,7 +51,7 @@ module Mallard
         judged = judge(work: requests, levels: rss_kb, min_tolerance: MIN_TOLERANCE_KB, per: PER_REQUESTS)
         Verdict.new(memory: judged.state, slope_kb_per_1k_requests: judged.slope, ci: judged.ci,
                     samples: judged.samples, requests_observed: judged.observed, tolerance_kb: judged.tolerance,
-                    requests_needed: judged.needed, method: judged.method)
+                    requests_needed: judged.needed, methodology: judged.methodology)
       end
 
       # The same rule for any level that should stop growing with the work done (memory in KB, the live set in
@@ -62,8 +63,7 @@ module Mallard
         span = work.empty? ? 0 : work.max - work.min
         return unmeasured(work.size, span, tolerance) if work.size < MIN_SAMPLES || span.zero?
 
-        batches = batch_count(work.size)
-        fit = Statistics.linear_fit(Statistics.batch_means(work, batches), Statistics.batch_means(levels, batches))
+        fit = Statistics.linear_fit(BatchMeans.of(work, min: MIN_BATCHES), BatchMeans.of(levels, min: MIN_BATCHES))
         judgement(fit, decide(*fit.slope_ci, span, tolerance), span, work.size, tolerance).tap do |judged|
           judged.slope *= per
           judged.ci = judged.ci.map { |bound| bound * per }
@@ -75,7 +75,7 @@ module Mallard
         Judgement.new(state: state, slope: fit.slope, ci: fit.slope_ci, samples: samples, observed: span,
                       tolerance: tolerance,
                       needed: state == "inconclusive" ? requests_needed(fit, span, samples, tolerance) : nil,
-                      method: "OLS on #{batches} batch means, t with #{batches - 2} df")
+                      methodology: "OLS on #{batches} batch means, t with #{batches - 2} df")
       end
 
       def tolerance_of(levels, min_tolerance)
@@ -84,9 +84,7 @@ module Mallard
         [TOLERANCE_SHARE * Statistics.median(levels), min_tolerance.to_f].max
       end
 
-      def batch_count(samples)
-        (samples / SAMPLES_PER_BATCH).clamp(BATCHES.min, BATCHES.max)
-      end
+      def batch_count(samples) = BatchMeans.count(samples, min: MIN_BATCHES)
 
       # The equivalence test above: growth beyond the tolerance over the requests observed, or the whole
       # interval inside it.
@@ -100,7 +98,7 @@ module Mallard
       def unmeasured(samples, span, tolerance)
         Judgement.new(state: "inconclusive", slope: nil, ci: nil, samples: samples, observed: span,
                       tolerance: tolerance, needed: nil,
-                      method: "none: needs #{MIN_SAMPLES} samples over a nonzero span of work")
+                      methodology: "none: needs #{MIN_SAMPLES} samples over a nonzero span of work")
       end
 
       # The shortest run (requests after warm-up) at which an outcome the interval allows would be decided, at

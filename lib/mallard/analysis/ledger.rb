@@ -51,7 +51,7 @@ module Mallard
       def unconfirmed(app)
         app.dup.tap do |judged|
           judged.state = "inconclusive"
-          judged.method = "#{judged.method}; growth not confirmed by the live set, which is flat"
+          judged.methodology = "#{judged.methodology}; growth not confirmed by the live set, which is flat"
         end
       end
 

@@ -34,7 +34,9 @@ module Mallard
       end
 
       def undecided(app, unit)
-        return "the app's own memory is not decided yet (run longer)" unless app.method.to_s.include?("not confirmed")
+        unless app.methodology.to_s.include?("not confirmed")
+          return "the app's own memory is not decided yet (run longer)"
+        end
 
         format("the app's malloc'd memory grows (%+.0f KiB per %s) while its live set is flat: buffers of objects " \
                "not collected yet, or native memory (a C extension) — not decided; run longer", app.slope, unit)

@@ -55,7 +55,7 @@ module Mallard
                                    per: per)
         Summary::LiveSet.new(verdict: result.state, slope: result.slope, ci: result.ci, unit: unit,
                              samples: result.samples, observed: result.observed, tolerance: result.tolerance,
-                             needed: result.needed, method: result.method, measure: measure,
+                             needed: result.needed, methodology: result.methodology, measure: measure,
                              start: points.first&.slots, end: points.last&.slots)
       end
 

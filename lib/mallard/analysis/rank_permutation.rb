@@ -12,7 +12,7 @@ module Mallard
     # them, which is what makes it exact with ties too.
     module RankPermutation
       # The null distribution of |rho|: values ascending, each with the chance of a value at least that large.
-      Null = Struct.new(:values, :tails, :method, keyword_init: true) # rubocop:disable Lint/StructNewOverride
+      Null = Struct.new(:values, :tails, :methodology, keyword_init: true) # rubocop:disable Lint/StructNewOverride
 
       EXACT_MAX = 10
       DRAWS = 5000
@@ -95,12 +95,12 @@ module Mallard
         end.tally
       end
 
-      def to_null(counts, method)
+      def to_null(counts, methodology)
         values = counts.keys.sort
         total = counts.values.sum.to_f
         left = total
         tails = values.map { |value| (left / total).tap { left -= counts[value] } }
-        Null.new(values: values, tails: tails, method: method)
+        Null.new(values: values, tails: tails, methodology: methodology)
       end
 
       private_class_method :scale, :exact_counts, :step, :drawn, :to_null

@@ -2,7 +2,7 @@
 
 module Mallard
   module Analysis
-    # The objects pass's answer (Agent::BootRetained): objects alive after the boot and their memsize_of, by the
+    # The objects pass's answer (BootProbe::Retained): objects alive after the boot and their memsize_of, by the
     # file whose code allocated them; summed per tree node (a node's own file) and per gem. Empty when the pass
     # did not run: every figure is then nil, not zero.
     class RetainedByFile

@@ -2,6 +2,7 @@
 
 require_relative "statistics"
 require_relative "change"
+require_relative "batch_means"
 
 module Mallard
   module Analysis
@@ -28,8 +29,9 @@ module Mallard
     # two runs differ, not that the code did. Both are why --fail-over asks for the whole interval to lie beyond
     # the threshold, not merely for a significant change whose point estimate passes it.
     module RunDiff
-      MAX_BATCHES = 10
-      SAMPLES_PER_BATCH = 3
+      # Welch's t between two runs needs two batch means a side (BatchMeans), each a full batch.
+      MIN_BATCHES = 2
+      MIN_SAMPLES = MIN_BATCHES * BatchMeans::SAMPLES_PER_BATCH
       # +1: a rise is worse (memory, latency); -1: a fall is worse (throughput).
       WORSE = { "steady_rss_kb" => 1, "steady_pss_kb" => 1, "peak_rss_kb" => 1, "rps" => -1, "p99_ms" => 1,
                 "cpu_ms_per_request" => 1, "boot_rss_kb" => 1 }.freeze
@@ -86,21 +88,21 @@ module Mallard
         b = after[metric]
         row = { name: metric, a: a, b: b }.merge(change([a].grep(Numeric), [b].grep(Numeric)))
         { kind: kind, metric: metric, label: label(metric), direction: directions.fetch(metric),
-          method: "one figure per run", rows: judged([row], directions.fetch(metric)) }
+          methodology: "one figure per run", rows: judged([row], directions.fetch(metric)) }
       end
 
       # @param before [Hash] run A: { summary: Summary::Soak, steady: the metric's steady-window samples (or []) }
       # @param after [Hash] run B, the same
-      # @return [Hash] { kind:, metric:, label:, unit:, direction:, method:, rows: [one row] }
+      # @return [Hash] { kind:, metric:, label:, unit:, direction:, methodology:, rows: [one row] }
       def soaks(before, after, metric:)
         a, b = [before, after].map { |run| soak_figure(run[:summary], metric) }
         steady = STEADY_KEYS.key?(metric)
         row = steady ? batched(before[:steady], after[:steady], a, b) : change([a].grep(Numeric), [b].grep(Numeric))
-        method = steady ? "Welch's t on the logs of each run's steady-window batch means" : "one figure per run"
+        methodology = steady ? "Welch's t on the logs of each run's steady-window batch means" : "one figure per run"
         rows = [{ name: metric, a: a, b: b }.merge(row), *ledger_rows(before[:summary], after[:summary], metric)]
         unit = Headline.of(before[:summary]).unit
         { kind: "soak", metric: metric, label: label(metric, unit), unit: unit, direction: WORSE.fetch(metric),
-          method: method, rows: judged(rows, WORSE.fetch(metric)) }
+          methodology: methodology, rows: judged(rows, WORSE.fetch(metric)) }
       end
 
       # With a memory metric, each part of the memory ledger both runs read: which part moved. One figure per run
@@ -118,7 +120,7 @@ module Mallard
 
       # @param before [Summary::Compare] A
       # @param after [Summary::Compare] B
-      # @return [Hash] { kind:, metric:, method:, rows: [one per configuration in both], only_in_a:, only_in_b: }
+      # @return [Hash] { kind:, metric:, methodology:, rows: [one per configuration in both], only_in_a:, only_in_b: }
       def compares(before, after, metric:)
         a_runs = measured(before)
         b_runs = measured(after)
@@ -130,13 +132,13 @@ module Mallard
         end
         unit = before.target&.jobs? ? "jobs" : "requests"
         { kind: "compare", metric: metric, label: label(metric, unit), unit: unit, direction: WORSE.fetch(metric),
-          method: "Welch's t on the logs of the repeats' figures", rows: judged(rows, WORSE.fetch(metric)),
+          methodology: "Welch's t on the logs of the repeats' figures", rows: judged(rows, WORSE.fetch(metric)),
           only_in_a: a_runs.keys - b_runs.keys, only_in_b: b_runs.keys - a_runs.keys }
       end
 
       # @param before [Summary::Boot] A
       # @param after [Summary::Boot] B
-      # @return [Hash] { kind:, metric:, method:, rows: [the total, then each gem of 1 MiB or more in both],
+      # @return [Hash] { kind:, metric:, methodology:, rows: [the total, then each gem of 1 MiB or more in both],
       #   only_in_a:, only_in_b: (gems) }
       def boots(before, after)
         a_gems = before.gems.to_h { |gem| [gem.name, gem] }
@@ -145,7 +147,7 @@ module Mallard
         rows = [boot_row("total", before.total, after.total),
                 *shared.map { |name| boot_row("gem #{name}", a_gems[name], b_gems[name]) }]
         { kind: "boot", metric: BOOT_METRIC, label: label(BOOT_METRIC), direction: WORSE.fetch(BOOT_METRIC),
-          method: "Welch's t on the logs of the repeats' figures", rows: judged(rows, WORSE.fetch(BOOT_METRIC)), only_in_a: a_gems.keys - b_gems.keys, only_in_b: b_gems.keys - a_gems.keys }
+          methodology: "Welch's t on the logs of the repeats' figures", rows: judged(rows, WORSE.fetch(BOOT_METRIC)), only_in_a: a_gems.keys - b_gems.keys, only_in_b: b_gems.keys - a_gems.keys }
       end
 
       def ledger_parts(summary) = Array(summary&.ledger&.parts).to_h { |part| [part.name, part.kb] }
@@ -176,10 +178,9 @@ module Mallard
 
       # Contiguous batches whose sizes differ by at most one sample; [] when there are too few for two.
       def batch_means(values)
-        count = [values.size / SAMPLES_PER_BATCH, MAX_BATCHES].min
-        return [] if count < 2
+        return [] if values.size < MIN_SAMPLES
 
-        Statistics.batch_means(values, count)
+        BatchMeans.of(values, min: MIN_BATCHES)
       end
 
       # Batch means see only each run's own noise, not how far apart two runs of one app settle: the allowance for
@@ -200,7 +201,7 @@ module Mallard
       end
 
       def too_few(runs)
-        "no interval: fewer than #{2 * SAMPLES_PER_BATCH} steady-state samples in #{runs.join(' and ')}"
+        "no interval: fewer than #{MIN_SAMPLES} steady-state samples in #{runs.join(' and ')}"
       end
 
       # B against A; without an interval, the point change and why there is none.

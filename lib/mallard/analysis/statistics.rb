@@ -10,7 +10,7 @@ module Mallard
       # A straight-line least-squares fit. slope_ci is the 95% interval, Student t with n - 2 df.
       Fit = Struct.new(:slope, :intercept, :slope_ci, :n, :residual_sd, :r_squared, keyword_init: true)
       # Spearman's rho, its 95% interval, the two-sided permutation p-value, how the null was had, and n.
-      RankCorrelation = Struct.new(:rho, :ci, :p_value, :method, :n, keyword_init: true) # rubocop:disable Lint/StructNewOverride
+      RankCorrelation = Struct.new(:rho, :ci, :p_value, :methodology, :n, keyword_init: true)
 
       # Continued fraction and bisection limits: generous, yet cheap enough to call in a loop.
       FRACTION_ITERATIONS = 300
@@ -174,7 +174,7 @@ module Mallard
         centre = rho.round(9)
         reach = RankPermutation.critical(null, 1 - level)
         RankCorrelation.new(rho: rho, ci: [(centre - reach).clamp(-1.0, 1.0), (centre + reach).clamp(-1.0, 1.0)],
-                            p_value: RankPermutation.tail(null, rho), method: null.method, n: x_values.size)
+                            p_value: RankPermutation.tail(null, rho), methodology: null.methodology, n: x_values.size)
       end
 
       # nil when either has no spread.

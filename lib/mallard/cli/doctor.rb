@@ -4,7 +4,7 @@ module Mallard
   class CLI
     # mallard doctor [PID | -- CMD ARGS]
     class Doctor < Command
-      WAIT_TEXT = format("%g s", Experiments::Doctor::WAIT)
+      WAIT_TEXT = format("%g s", Probe::Doctor::WAIT)
       BANNER = <<~TEXT
         Usage: mallard doctor [options] [PID]
                mallard doctor [options] -- CMD ARGS
@@ -30,7 +30,7 @@ module Mallard
       private
 
       def defaults
-        { json: false, allocator: nil, wait: Experiments::Doctor::WAIT, url: nil }
+        { json: false, allocator: nil, wait: Probe::Doctor::WAIT, url: nil }
       end
 
       def parse(argv)
@@ -89,7 +89,7 @@ module Mallard
       end
 
       def diagnose(pid, command)
-        doctor = Experiments::Doctor.new
+        doctor = Probe::Doctor.new
         return doctor.diagnose(pid || Process.pid) if command.empty?
 
         doctor.diagnose_command(command, allocator: @cli[:allocator], wait: @cli[:wait], url: @cli[:url])

@@ -20,7 +20,7 @@ module Mallard
       attr_reader :soak, :user
 
       def initialize
-        @soak = Experiments::SoakOptions.defaults
+        @soak = SoakOptions.defaults
         @paths = []
         @subject = { threads: 5, workers: 0 }
         @given = Set.new
@@ -75,7 +75,7 @@ module Mallard
       def finish_soak(load:)
         @soak.paths = @paths unless @paths.empty?
         @soak.allocator ||= "glibc" if @soak.production_cpus # sized as in production, not as glibc sizes it here
-        @soak.interval = Experiments::SoakOptions.default_interval(@soak.duration) if load && !given?("--interval")
+        @soak.interval = SoakOptions.default_interval(@soak.duration) if load && !given?("--interval")
         @soak.validate!(load: load)
       end
 

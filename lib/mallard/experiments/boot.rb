@@ -4,7 +4,7 @@ require "etc"
 
 module Mallard
   module Experiments
-    # Boots the app --repeat times, each in a fresh Ruby (Agent::BootProbe), as many side by side as there are
+    # Boots the app --repeat times, each in a fresh Ruby (BootProbe::Program), as many side by side as there are
     # CPUs (memory is read per process, so neighbours do not disturb it), plus (--objects) one pass with allocation
     # tracing; then summarises through the one boot reader, the path `mallard report` takes.
     #
@@ -41,7 +41,7 @@ module Mallard
 
       # @return [Summary::Boot] (also written to summary.json)
       def call
-        Signals.guard { measure }
+        Lifeline::Signals.guard { measure }
       ensure
         stop_all
       end
@@ -64,7 +64,8 @@ module Mallard
 
       # A signal that arrived while a probe was being started was only remembered (see #start).
       def ending
-        return Run::Outcome.interrupted("signal", "mallard received #{Signals.received}") if Signals.received
+        signal = Lifeline::Signals.received
+        return Run::Outcome.interrupted("signal", "mallard received #{signal}") if signal
 
         @failed ? Run::Outcome.failed("boot_failed", @failed) : Run::Outcome.complete
       end
@@ -92,13 +93,13 @@ module Mallard
 
       # A boot that failed, or a signal remembered while a probe was being started: start no more.
       def stopping?
-        !@failed.nil? || !Signals.received.nil?
+        !@failed.nil? || !Lifeline::Signals.received.nil?
       end
 
       # Deferred: a signal between the spawn and the probe's entry in @running would leave that probe unstopped.
       def start(job)
-        Signals.deferred { start_probe(job) }
-        stop_all if Signals.received
+        Lifeline::Signals.deferred { start_probe(job) }
+        stop_all if Lifeline::Signals.received
       end
 
       def start_probe(job)
@@ -136,14 +137,14 @@ module Mallard
       end
 
       def stop_all
-        Signals.deferred do
+        Lifeline::Signals.deferred do
           @running.each_value { |probe, _started| probe.stop(grace: 1) }
           @running.clear
         end
       end
 
       def finish(outcome)
-        Signals.deferred do
+        Lifeline::Signals.deferred do
           @phases.outcome = outcome
           @phases.stopped_t = Clock.monotonic - @t0
           meta_failure = @run_dir.saved { write_meta }

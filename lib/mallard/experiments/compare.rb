@@ -74,7 +74,7 @@ module Mallard
 
       # @return [Summary::Compare] (also written to summary.json)
       def call
-        Signals.guard { measure_all }
+        Lifeline::Signals.guard { measure_all }
       end
 
       private
@@ -87,10 +87,10 @@ module Mallard
         @queue.insert(@queue.size / @repeat, [AgentOff.new(@rows.first), 1]) if agent_off_round?
         @position = 0
         loop do
-          measure(*@queue.shift) until @queue.empty? || Signals.received
-          break if Signals.received || !another_round?
+          measure(*@queue.shift) until @queue.empty? || Lifeline::Signals.received
+          break if Lifeline::Signals.received || !another_round?
         end
-        finish(Signals.received ? signalled : Run::Outcome.complete)
+        finish(Lifeline::Signals.received ? signalled : Run::Outcome.complete)
       rescue SignalException => e
         finish(Run::Outcome.signalled(e))
       end
@@ -121,7 +121,7 @@ module Mallard
       end
 
       def signalled
-        Run::Outcome.interrupted("signal", "mallard received #{Signals.received}")
+        Run::Outcome.interrupted("signal", "mallard received #{Lifeline::Signals.received}")
       end
 
       def rows(configs, catalog)
@@ -248,7 +248,7 @@ module Mallard
       end
 
       def finish(outcome)
-        Signals.deferred do
+        Lifeline::Signals.deferred do
           summary = @run_dir.save_summary(summary(outcome))
           @reporter.finished(summary)
           summary

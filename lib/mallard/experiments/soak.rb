@@ -11,9 +11,6 @@ module Mallard
     # up — the ending is recorded as a Run::Outcome in meta.json and summary.json, and what was measured is
     # kept.
     class Soak
-      # The subject exited while it was being measured.
-      class SubjectDied < StandardError; end
-
       VERIFY_GRACE = 2.0
 
       attr_reader :run_dir
@@ -39,7 +36,7 @@ module Mallard
       # @return [Summary::Soak] (also written to summary.json)
       # @raise [SubjectFailed] when the subject never came up (recorded in meta.json first)
       def call
-        Signals.guard { measure }
+        Lifeline::Signals.guard { measure }
       ensure
         shutdown
       end
@@ -55,7 +52,7 @@ module Mallard
       rescue SignalException => e # Interrupt (SIGINT) included
         stop_load
         finish(Run::Outcome.signalled(e))
-      rescue SubjectDied
+      rescue Workload::SubjectDied
         stop_load
         finish(Run::Outcome.interrupted("subject_exited", "the subject exited mid-run (#{@subject.describe_status}); " \
                                                           "its output is in subject.log"))
@@ -88,7 +85,7 @@ module Mallard
         raise # refused before anything ran: the run directory is discarded
       rescue Error => e
         @phases.outcome = Run::Outcome.failed("boot_failed", e.message)
-        Signals.deferred { write_meta }
+        Lifeline::Signals.deferred { write_meta }
         raise
       end
 
@@ -148,7 +145,7 @@ module Mallard
       end
 
       def diagnose
-        Doctor.new(catalog: @catalog).diagnose(@subject.pid, expected: @options.allocator)
+        Probe::Doctor.new(catalog: @catalog).diagnose(@subject.pid, expected: @options.allocator)
       end
 
       # The target's workload runs until it is done: load until its duration or count, a script until it ends.
@@ -182,7 +179,7 @@ module Mallard
       # Stops load part-way and keeps what it counted; a load tool that cannot say is noted, not fatal.
       def stop_load
         @phases.load_finished_t ||= clock
-        Signals.deferred { @workload&.stop }
+        Lifeline::Signals.deferred { @workload&.stop }
       rescue Error => e
         @phases.load_error = e.message
       end
@@ -191,7 +188,7 @@ module Mallard
       # are read back through the one reader, with the phases as they stand now (meta.json may not have taken
       # the last write); a summary the directory cannot take is still returned, and says it was not saved.
       def finish(outcome)
-        Signals.deferred do
+        Lifeline::Signals.deferred do
           @phases.outcome = outcome
           @subject&.stop # TERM first: the agent writes its last records at exit
           @phases.stopped_t = clock
@@ -207,7 +204,7 @@ module Mallard
       end
 
       def shutdown
-        Signals.deferred do
+        Lifeline::Signals.deferred do
           @run_dir.saved { @workload&.stop }
           @subject&.stop
           @target.release # after the subject: a job worker's Redis outlives the worker

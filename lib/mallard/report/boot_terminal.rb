@@ -116,7 +116,7 @@ module Mallard
       end
 
       def method_lines
-        [@summary.method.to_s]
+        [@summary.methodology.to_s]
       end
 
       def interval(bounds)

@@ -77,9 +77,9 @@ module Mallard
       # For two soaks' batch means, what the interval can and cannot see (the row's note).
       def method_line
         row = @diff.rows.first
-        return @diff.method.to_s unless row&.batches
+        return @diff.methodology.to_s unless row&.batches
 
-        "#{@diff.method} (A #{row.batches[0]}, B #{row.batches[1]} batches); #{row.note}"
+        "#{@diff.methodology} (A #{row.batches[0]}, B #{row.batches[1]} batches); #{row.note}"
       end
 
       def fail_over_line(gate)

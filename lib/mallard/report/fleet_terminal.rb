@@ -61,12 +61,9 @@ module Mallard
         change(change.pct, change.ci, change.finding, note: change.note)
       end
 
-      def mib_of(bytes)
-        mib(bytes && (bytes / 1024.0))
-      end
-
       def notes
-        lines = ["Interval: #{@summary.method}#{confidence}; a difference only beyond ±1%."]
+        lines = ["Interval: #{@summary.methodology}#{confidence}; " \
+                 "a difference only beyond #{band(@summary.change&.noise_pct)}."]
         lines << too_few if @summary.change&.ci.nil?
         lines << gate_line(@summary.fail_over) if @summary.fail_over
         lines

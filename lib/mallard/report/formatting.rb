@@ -65,6 +65,18 @@ module Mallard
       # An interval's bounds, given in KiB, as MiB: "120.1 … 125.0".
       def mib_range(low, high) = format("%.1f … %.1f", low / 1024.0, high / 1024.0)
 
+      # Bytes (a heap dump's, a fleet's metric) in MiB, "—" when unknown.
+      def mib_of(bytes) = mib(bytes && (bytes / 1024.0))
+
+      # Bytes in the largest binary unit they fill: B, KiB or MiB; "—" when not recorded.
+      def byte_size(value)
+        return "—" if value.nil?
+        return format("%.1f MiB", value / 1_048_576.0) if value >= 1_048_576
+        return format("%.1f KiB", value / 1024.0) if value >= 1024
+
+        "#{value.round} B"
+      end
+
       # How a run that did not complete ended, in one line (nil when it completed): a failed measurement has
       # no `outcome` (verdict, recommendation) at all.
       def ending(summary, outcome: "verdict")
@@ -110,7 +122,13 @@ module Mallard
 
       # "not clear of ±3.7% noise": a change whose interval lies inside the band it had to clear.
       def noise(noise_pct)
-        format("not clear of ±%g%% noise", (noise_pct || Analysis::Significance::NOISE_PCT).round(1))
+        "not clear of #{band(noise_pct)} noise"
+      end
+
+      # "±1%": the band a change's interval had to clear (Summary::Change#noise_pct; the default rule's for a
+      # change stored without it).
+      def band(noise_pct)
+        format("±%g%%", (noise_pct || Analysis::Significance::NOISE_PCT).round(1))
       end
 
       # A view's labelled sections, "  Label    first line" and the rest beneath it; nil lines are left out.

@@ -43,14 +43,13 @@ module Mallard
 
         [["Retained", retained_line], ["Sites", site_lines], ["Gems", group_lines(@summary.gems)],
          ["Classes", group_lines(@summary.classes)], ["Dumps", dump_lines], ["Analysis", analysis_line],
-         ["Soak", soak_line], ["Method", [@summary.method, @summary.tracing].compact]]
+         ["Soak", soak_line], ["Method", [@summary.methodology, @summary.tracing].compact]]
       end
 
       def retained_line
-        window = @summary.window || {}
         [format("%s objects, %s, allocated between dump A and dump B (generations %s to %s) and still alive in " \
                 "dump C; a site is significant from %s", count(@summary.retained_count),
-                mib_of(@summary.retained_bytes), window["from"].to_i + 1, window["to"],
+                mib_of(@summary.retained_bytes), @summary.window_first, @summary.window_last,
                 mib_of(@summary.significant_bytes)), @summary.conclusion && Text.printable(@summary.conclusion)].compact
       end
 
@@ -58,8 +57,8 @@ module Mallard
         header = format("%-3s %10s %10s  %-22s %-18s %s", "", "bytes", "objects", "class", "gem", "site")
         rows = @summary.sites.first(SITES).map do |site|
           names = [site.class, site.gem, site.site].map { |text| Text.printable(text.to_s) }
-          format("%-3s %10s %10s  %-22s %-18s %s", site.significant ? "*" : "", bytes(site.bytes), count(site.count),
-                 names[0][0, 22], names[1][0, 18], names[2])
+          format("%-3s %10s %10s  %-22s %-18s %s", site.significant ? "*" : "", byte_size(site.bytes),
+                 count(site.count), names[0][0, 22], names[1][0, 18], names[2])
         end
         more = @summary.sites.size - SITES
         [header, *rows, ("… #{more} more sites in --json" if more.positive?), ("(none)" if rows.empty?), *path_lines]
@@ -73,7 +72,7 @@ module Mallard
       end
 
       def group_lines(groups)
-        line = groups.first(GROUPS).map { |group| "#{Text.printable(group.name.to_s)} #{bytes(group.bytes)}" }
+        line = groups.first(GROUPS).map { |group| "#{Text.printable(group.name.to_s)} #{byte_size(group.bytes)}" }
                      .join(" · ")
         line.empty? ? "—" : line
       end
@@ -141,16 +140,6 @@ module Mallard
         "memory #{verdict || '—'}; #{soak.load ? "#{format('%.0f', soak.load.rps.to_f)} req/s" : 'no load'} " \
           "(mallard report --soak #{Text.printable(soak.run_dir.to_s)} shows the soak)"
       end
-
-      def bytes(value)
-        return "—" unless value
-        return format("%.1f MiB", value / 1_048_576.0) if value >= 1_048_576
-        return format("%.1f KiB", value / 1024.0) if value >= 1024
-
-        "#{value} B"
-      end
-
-      def mib_of(value) = value ? format("%.1f MiB", value / 1_048_576.0) : "—"
     end
   end
 end

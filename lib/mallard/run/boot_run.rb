@@ -4,7 +4,7 @@ require_relative "../value"
 
 module Mallard
   module Run
-    # The records the boot probe writes (Agent::BootOutput) as the run model holds them. Memory in bytes.
+    # The records the boot probe writes (BootProbe::Output) as the run model holds them. Memory in bytes.
 
     # One reading, in Agent::BootReading::FIELDS order: objects allocated so far, RSS, its file-backed part, bytes
     # in live Ruby slots, bytes malloc has handed out beyond Ruby's heap pages (nil: the allocator gives none),
@@ -29,7 +29,7 @@ module Mallard
     # memsize: ObjectSpace.memsize_of_all after the boot, in bytes. malloc_stopped: why malloc was no longer read
     # per require (a reading too slow), nil when it was read throughout. The objects pass's retained:
     # { file => [objects, bytes] }, where a file named loader + a required name stands for the file that name
-    # loaded (BootHook::LOADER).
+    # loaded (BootProbe::Hook::LOADER).
     BootRepeat = Value.define(:repeat, :pid, :mode, :ruby, :malloc, :malloc_note, :probe_bytes, :hook_objects, :loader,
                               :malloc_stopped, :stopped,
                               :gems, :ruby_dirs, :app_dir, :memsize, :failure, :fork, :retained,

@@ -35,15 +35,18 @@ module Mallard
       # @return [HeapRun]
       def read(directory)
         heap = directory.file(DIRECTORY)
-        HeapRun.new(path: directory.path, soak: SoakReader.read(directory), dumps: dumps(heap),
+        HeapRun.new(path: directory.path, soak: SoakReader.read(directory), dumps: dumps(directory),
                     failures: Dir.glob(File.join(heap, "*.failed")).map { |path| File.read(path).strip },
                     schedule: directory.read_json(SCHEDULE) || {},
                     summary: Summary::Heap.from_h(directory.read_json("summary.json")))
       end
 
-      def dumps(heap)
-        Dir.glob(File.join(heap, "heap-*.done")).filter_map do |marker|
-          done = JSON.parse(File.read(marker))
+      # A marker that is gone, unreadable or not JSON names no finished dump: it is left out.
+      def dumps(directory)
+        Dir.glob(File.join(directory.file(DIRECTORY), "heap-*.done")).filter_map do |marker|
+          done = directory.read_json(File.join(DIRECTORY, File.basename(marker)))
+          next unless done
+
           path = marker.sub(/\.done\z/, ".json")
           HeapDumpFile.new(pid: done["pid"], number: done["number"], path: path, generation: done["generation"],
                            opens: done["opens"],

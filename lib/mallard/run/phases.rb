@@ -5,7 +5,7 @@ require_relative "outcome"
 
 module Mallard
   module Run
-    # The allocator a subject was verified to run with (Experiments::Doctor's reading).
+    # The allocator a subject was verified to run with (Probe::Doctor's reading).
     AllocatorInfo = Value.define(:allocator, :via, :library)
 
     # The RUBY_GC_* variables a subject started with (its /proc environ, read at boot) and its Ruby's version.

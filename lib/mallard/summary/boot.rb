@@ -56,7 +56,8 @@ module Mallard
 
     # `mallard boot`: what an app's boot costs, repeated and decomposed. status complete | interrupted | failed.
     Boot = Value.define(:kind, :schema_version, :status, :cause, :reason, :app, :mode, :environment, :allocator,
-                        :ruby, :malloc, :malloc_note, :repeats, :cutoff_kb, :method, :probe_kb, :objects_pass, :reading,
+                        :ruby, :malloc, :malloc_note, :repeats, :cutoff_kb, :methodology, :probe_kb, :objects_pass,
+                        :reading,
                         failures: [BootFailure], total: BootTotal, tree: [BootNode], gems: [BootGem],
                         fork: BootFork, target: Run::TargetInfo) do
       def complete? = status == "complete"

@@ -17,7 +17,7 @@ module Mallard
     # Two sets of production processes compared: B against A as a % change with its interval (change), by the
     # method named, and the --fail-over gate's outcome.
     Fleet = Value.define(:schema_version, :kind, :status, :reason, :run_dir, :prometheus, :metric, :series,
-                         :since_s, :step_s, :start, :end, :method, :confidence, :smallest_sizes,
+                         :since_s, :step_s, :start, :end, :methodology, :confidence, :smallest_sizes,
                          a: FleetSet, b: FleetSet, change: Change, fail_over: FailOver, processes: [FleetProcess])
   end
 end

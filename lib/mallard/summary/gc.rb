@@ -10,10 +10,10 @@ module Mallard
 
     # Whether each major GC takes longer as the live set grows: Spearman's rho of major-GC pause against the live
     # slots after it over the major GCs after warm-up (majors; before_load: those left out), with its 95% interval
-    # and two-sided p_value from rho's permutation distribution (method says exact or drawn), and the fitted slope
+    # and two-sided p_value from rho's permutation distribution (methodology says exact or drawn), and the fitted slope
     # in ms per 100,000 live slots with its interval. finding: "rising" or "falling" only when the interval excludes
     # zero, else "no_relation"; "unmeasured" below 4 majors; sentence says it in words (or why not).
-    Correlation = Value.define(:spearman, :ci, :p_value, :method, :slope_ms_per_100k_slots, :slope_ci, :majors,
+    Correlation = Value.define(:spearman, :ci, :p_value, :methodology, :slope_ms_per_100k_slots, :slope_ci, :majors,
                                :before_load, :finding, :sentence)
 
     # GC activity over the measured span, summed over the subject's processes. count .. heap_allocated_pages
@@ -48,7 +48,7 @@ module Mallard
     # the tolerance in slots, and the work that would decide an inconclusive one (needed). measure says what was
     # judged: live slots (heap_live_slots) after each major GC; after every GC when too few majors ran (note says
     # so); or old objects at each agent interval without GC events.
-    LiveSet = Value.define(:verdict, :slope, :ci, :unit, :samples, :observed, :tolerance, :needed, :method,
+    LiveSet = Value.define(:verdict, :slope, :ci, :unit, :samples, :observed, :tolerance, :needed, :methodology,
                            :measure, :start, :end, :note)
   end
 end

@@ -47,9 +47,22 @@ module Mallard
                      generations: [HeapGeneration], analysis: HeapAnalysis, latency: HeapLatency, wait: HeapWait,
                      soak: Soak, target: Run::TargetInfo }.freeze
     Heap = Value.define(:kind, :schema_version, :status, :cause, :reason, :window, :retained_count, :retained_bytes,
-                        :significant_bytes, :conclusion, :method, :tracing, **HEAP_FIGURES) do
+                        :significant_bytes, :conclusion, :methodology, :tracing, **HEAP_FIGURES) do
       def complete? = status == "complete"
       def outcome = Run::Outcome.new(status: status, cause: cause, reason: reason)
+
+      # The window's first generation (from is exclusive: dump A's newest) and its last (dump B's newest); nil
+      # when the window is not known. Every view reads the window through these, so none works it out again.
+      def window_first = window && (window["from"].to_i + 1)
+      def window_last = window&.[]("to")
+
+      # Whether a bucket of `generations`, the generations (previous, newest], overlaps the window.
+      def in_window?(previous, newest)
+        from = window&.[]("from")
+        return false unless from && window_last
+
+        newest > from && (previous.nil? || previous < window_last)
+      end
     end
   end
 end

@@ -18,7 +18,7 @@ module Mallard
     # the memory ledger's words for what the app holds (Ruby live objects, malloc in use) and what the allocator
     # holds free (Analysis::Ledger), nil without a ledger.
     Verdict = Value.define(:memory, :slope_kb_per_1k_requests, :slope_kb_per_1k_jobs, :ci, :samples,
-                           :requests_observed, :tolerance_kb, :requests_needed, :method, :metric, :requests_source,
+                           :requests_observed, :tolerance_kb, :requests_needed, :methodology, :metric, :requests_source,
                            :warmup_samples, :warmup_end_s, :unit, :live_set, :overall, :conclusion, :app_held,
                            :allocator_held)
 

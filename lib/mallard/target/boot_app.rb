@@ -2,10 +2,10 @@
 
 module Mallard
   module Target
-    # An app for `mallard boot`: a directory with a Gemfile, booted by the probe (Agent::BootProbe) as a Rails
+    # An app for `mallard boot`: a directory with a Gemfile, booted by the probe (BootProbe::Program) as a Rails
     # app when it has config/environment.rb, else through Bundler.require.
     class BootApp
-      PROBE = File.expand_path("../agent/boot_probe.rb", __dir__)
+      PROBE = File.expand_path("../boot_probe/program.rb", __dir__)
       GEMFILES = %w[Gemfile gems.rb].freeze
       # Production Rails refuses to boot without a secret; a boot measurement needs none, so a placeholder
       # stands in when the environment has no SECRET_KEY_BASE (a real one, or RAILS_MASTER_KEY, is left alone).

@@ -24,7 +24,7 @@ module Mallard
 
       # @param subject [Target::Command]
       def running?(subject)
-        raise Experiments::Soak::SubjectDied unless subject.alive?
+        raise SubjectDied unless subject.alive?
 
         driver.running?
       end

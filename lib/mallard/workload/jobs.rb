@@ -43,10 +43,10 @@ module Mallard
       end
 
       # Reads the queues, and moves on from pushing to draining to done.
-      # @raise [Experiments::Soak::SubjectDied] the worker exited
+      # @raise [SubjectDied] the worker exited
       # @raise [Error] Redis stopped answering, or the workload failed
       def running?(subject)
-        raise Experiments::Soak::SubjectDied unless subject.alive?
+        raise SubjectDied unless subject.alive?
 
         record(read_queues)
         @state = :draining if @state == :pushing && pushing_done?

@@ -14,8 +14,8 @@ module Mallard
 
         template <<~'ERB'
           <%= Figures.new(rows) %>
-          <%- if @summary.method -%>
-          <p class="method"><%= @summary.method %></p>
+          <%- if @summary.methodology -%>
+          <p class="method"><%= @summary.methodology %></p>
           <%- end -%>
         ERB
 

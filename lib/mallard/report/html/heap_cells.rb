@@ -3,25 +3,17 @@
 module Mallard
   module Report
     class Html
-      # How the heap views word their cells: sizes in binary units, as the terminal's heap view does, dumps named
-      # A, B and C as the method names them, and outside text (paths, sites, class and gem names) made valid UTF-8.
-      # Formatting only.
+      # How the heap views word their cells (sizes are Formatting#byte_size, as in the terminal's heap view): the
+      # window in words, dumps named A, B and C as the method names them, and outside text (paths, sites, class and
+      # gem names) made valid UTF-8. Formatting only.
       module HeapCells
         private
 
-        # Bytes in the largest binary unit they fill: B, KiB or MiB; "—" when not recorded.
-        def byte_size(value)
-          return "—" if value.nil?
-          return format("%.1f MiB", value / 1_048_576.0) if value >= 1_048_576
-          return format("%.1f KiB", value / 1024.0) if value >= 1024
-
-          "#{value.round} B"
-        end
-
-        # The window as the summary gives it ({"from" => exclusive, "to" => inclusive}) in words, nil when unknown.
-        def window_words(window)
-          first = window&.[]("from").to_i + 1
-          last = window&.[]("to")
+        # The summary's window in words, nil when unknown.
+        # @param summary [Summary::Heap]
+        def window_words(summary)
+          first = summary.window_first
+          last = summary.window_last
           return unless last
 
           first == last ? "generation #{last}" : "generations #{first} to #{last}"

@@ -37,13 +37,11 @@ module Mallard
 
         # @param summary [Summary::Heap] one with generations
         def initialize(summary)
-          @window = summary.window
-          @from = @window&.[]("from")
-          @to = @window&.[]("to")
+          @summary = summary
           previous = nil
           @buckets = summary.generations.map do |generation|
             newest = generation.generation
-            bucket = Bucket.new(previous && (previous + 1), newest, in_window?(previous, newest), generation)
+            bucket = Bucket.new(previous && (previous + 1), newest, summary.in_window?(previous, newest), generation)
             previous = newest
             bucket
           end
@@ -68,20 +66,13 @@ module Mallard
         end
 
         def note
-          window = window_words(@window) || "not known"
+          window = window_words(@summary) || "not known"
           "A generation is the GC count when an object was allocated. The window A→B (#{window}) is shaded: its " \
             "buckets are what the retained figures count, a bucket at its edge only in part. Hover over a column " \
             "for its figures."
         end
 
         private
-
-        # A bucket (previous, generation] overlaps the window (from, to].
-        def in_window?(previous, generation)
-          return false unless @from && @to
-
-          generation > @from && (previous.nil? || previous < @to)
-        end
 
         def largest = @buckets.map { |bucket| bucket.generation.bytes.to_f }.max.to_f
 

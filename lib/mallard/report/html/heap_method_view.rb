@@ -16,7 +16,7 @@ module Mallard
         end
 
         template <<~'ERB'
-          <%- [@summary.method, @summary.tracing].compact.each do |text| -%>
+          <%- [@summary.methodology, @summary.tracing].compact.each do |text| -%>
           <p class="method"><%= text %></p>
           <%- end -%>
           <%- if @analysis -%>

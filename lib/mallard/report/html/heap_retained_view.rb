@@ -26,7 +26,7 @@ module Mallard
         end
 
         def window
-          words = window_words(@summary.window)
+          words = window_words(@summary)
           "#{words}: allocated after dump A, up to dump B, and still alive in dump C" if words
         end
 

@@ -61,7 +61,7 @@ module Mallard
         def basis
           metric = Analysis::MemoryMetric.pss?(@verdict.metric) ? "summed PSS" : "RSS"
           "Judged on #{metric} after warm-up: #{@verdict.samples} samples, " \
-            "#{count(@verdict.requests_observed)} #{@verdict.unit} (#{@verdict.method})."
+            "#{count(@verdict.requests_observed)} #{@verdict.unit} (#{@verdict.methodology})."
         end
 
         def memory_rows

@@ -1,9 +1,9 @@
 # frozen_string_literal: true
 
 module Mallard
-  module Agent
+  module BootProbe
     # Wraps the innermost require, so that each file the boot loads is one node of the tree, read at its start
-    # and its end (BootReading), its line written as it ends (BootOutput).
+    # and its end (Agent::BootReading), its line written as it ends (Output).
     #
     # Innermost, not Kernel#require: RubyGems, Bundler, bootsnap and Zeitwerk each replace Kernel#require with
     # their own and finally call the C require, RubyGems through `gem_original_require`, which is looked up by
@@ -21,10 +21,10 @@ module Mallard
     # reading is taken into an array kept per nesting depth, statm is parsed byte by byte, and a line is one
     # format call: about 3 objects per require. Those few are counted (total_allocated_objects counts every
     # allocation, the hook's too) and written with each node, for the analysis to subtract.
-    class BootHook
+    class Hook
       # A frame: id, parent id, the hook's own allocations at the start reading, then the start and end readings.
       START = 3
-      FINISH = START + BootReading::FIELDS.size
+      FINISH = START + Agent::BootReading::FIELDS.size
 
       # Allocation tracing names the Ruby file whose code made each object. The objects a file's loading makes
       # inside the C require (its string literals, its classes from a C extension's Init) have no Ruby frame of
@@ -107,7 +107,7 @@ module Mallard
 
       def open_frame
         mark = GC.stat(:total_allocated_objects)
-        frame = (@frames[@depth] ||= Array.new(FINISH + BootReading::FIELDS.size))
+        frame = (@frames[@depth] ||= Array.new(FINISH + Agent::BootReading::FIELDS.size))
         @reading.take(frame, START)
         frame[0] = (@next_id += 1)
         frame[1] = @depth.zero? ? 0 : @frames[@depth - 1][0]

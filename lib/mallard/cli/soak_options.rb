@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 module Mallard
-  module Experiments
+  class CLI
     # How a soak runs: load shape, sampling, limits. Defaults finish in well under a minute.
     #
     # #validate! refuses, before anything starts, every value that would make a run unbounded,

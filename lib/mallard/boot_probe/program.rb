@@ -1,30 +1,31 @@
 # frozen_string_literal: true
 
 # `mallard boot`'s child process: boots one app once, under the require hook, and writes what it read to the run's
-# samples.jsonl. Run as `ruby boot_probe.rb` in the app's directory, never inside mallard, with:
+# samples.jsonl. Run as `ruby program.rb` in the app's directory, never inside mallard, with:
 #   MALLARD_BOOT_OUT      samples.jsonl, shared by the repeats (one write per line)
-#   MALLARD_BOOT_REPEAT   this repeat's number; "objects" for the allocation-tracing pass (BootRetained)
+#   MALLARD_BOOT_REPEAT   this repeat's number; "objects" for the allocation-tracing pass (Retained)
 #   MALLARD_BOOT_MODE     "rails" (require config/environment) or "bundler" (bundler/setup, Bundler.require)
-#   MALLARD_BOOT_WORKERS  how many workers to fork after the boot (BootWorkers), 0 for none
+#   MALLARD_BOOT_WORKERS  how many workers to fork after the boot (Workers), 0 for none
 # It loads only its own files (no json, no mallard library), so the app's requires all happen inside the hook.
 MALLARD_PROBE_START_PAGES = File.read("/proc/self/statm").split[1].to_i
 
-require_relative "malloc_stats"
-require_relative "boot_reading"
-require_relative "boot_output"
-require_relative "boot_hook"
-require_relative "boot_workers"
-require_relative "code_places"
+# The in-process readers it shares with the in-app agent (the agent's memory ledger reads as the boot does).
+require_relative "../agent/malloc_stats"
+require_relative "../agent/boot_reading"
+require_relative "../agent/code_places"
+require_relative "output"
+require_relative "hook"
+require_relative "workers"
 
 module Mallard
-  module Agent
-    class BootProbe
+  module BootProbe
+    class Program
       def initialize(env)
         @env = env
         @objects_pass = env["MALLARD_BOOT_REPEAT"] == "objects"
-        @reading = BootReading.new
-        @output = BootOutput.new(env.fetch("MALLARD_BOOT_OUT"), repeat: repeat)
-        @hook = BootHook.new(reading: @reading, output: @output, traced: @objects_pass)
+        @reading = Agent::BootReading.new
+        @output = Output.new(env.fetch("MALLARD_BOOT_OUT"), repeat: repeat)
+        @hook = Hook.new(reading: @reading, output: @output, traced: @objects_pass)
       end
 
       def run
@@ -37,7 +38,7 @@ module Mallard
         finish
         retained&.write(@output)
         workers = @env["MALLARD_BOOT_WORKERS"].to_i
-        BootWorkers.new(workers, @output).measure if workers.positive? && !@objects_pass
+        Workers.new(workers, @output).measure if workers.positive? && !@objects_pass
       end
 
       private
@@ -47,8 +48,8 @@ module Mallard
       end
 
       def tracing
-        require_relative "boot_retained"
-        BootRetained.new
+        require_relative "retained"
+        Retained.new
       end
 
       # A full GC before the first and after the last reading: the boot's total is what stays.
@@ -61,8 +62,9 @@ module Mallard
       def start_fields(reading)
         { "pid" => Process.pid, "reading" => reading, "mode" => @env["MALLARD_BOOT_MODE"],
           "probe_bytes" => reading[1] - (MALLARD_PROBE_START_PAGES * @reading.page_size),
-          "ruby" => RUBY_DESCRIPTION, "malloc" => MallocStats.source, "malloc_note" => MallocStats.unavailable_reason,
-          "heap_pools" => GC.respond_to?(:stat_heap) ? GC.stat_heap.size : 1, "loader" => BootHook::LOADER }
+          "ruby" => RUBY_DESCRIPTION, "malloc" => Agent::MallocStats.source,
+          "malloc_note" => Agent::MallocStats.unavailable_reason,
+          "heap_pools" => GC.respond_to?(:stat_heap) ? GC.stat_heap.size : 1, "loader" => Hook::LOADER }
       end
 
       def boot
@@ -99,7 +101,7 @@ module Mallard
       def finish
         GC.start
         @output.write("end", "reading" => @reading.to_a, "hook_objects" => @hook.own,
-                             "malloc_stopped" => @reading.malloc_stopped, **CodePlaces.to_h)
+                             "malloc_stopped" => @reading.malloc_stopped, **Agent::CodePlaces.to_h)
         require "objspace" # after the reading: its own cost is not the app's
         @output.write("memsize", "bytes" => ObjectSpace.memsize_of_all)
       end
@@ -107,4 +109,4 @@ module Mallard
   end
 end
 
-Mallard::Agent::BootProbe.new(ENV).run if $PROGRAM_NAME == __FILE__
+Mallard::BootProbe::Program.new(ENV).run if $PROGRAM_NAME == __FILE__

@@ -4,7 +4,7 @@ require "test_helper"
 
 # Real signals sent to this test process.
 class SignalsTest < Minitest::Test
-  Signals = Mallard::Experiments::Signals
+  Signals = Mallard::Lifeline::Signals
 
   def test_the_first_signal_raises_and_a_second_is_only_remembered
     raised = assert_raises(SignalException) do

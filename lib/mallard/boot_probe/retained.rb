@@ -3,14 +3,14 @@
 require "objspace"
 
 module Mallard
-  module Agent
+  module BootProbe
     # The objects pass: one extra boot with allocation tracing on, which says which file allocated each object
     # still alive after the boot (derailed's bundle:objects view, retained side). Tracing keeps a table entry
     # per object and roughly doubles the boot's time, so this pass's memory readings are never used: the
     # memory repeats run without it.
-    class BootRetained
-      # The probe's own objects (its output, its frames) are not the app's.
-      OWN_FILES = File.join(__dir__, "")
+    class Retained
+      # The probe's own objects (its output, its frames, the agent's readers it loads) are not the app's.
+      OWN_FILES = [File.join(__dir__, ""), File.join(File.expand_path("../agent", __dir__), "")].freeze
 
       def initialize
         ObjectSpace.trace_object_allocations_start
@@ -29,7 +29,7 @@ module Mallard
         files = Hash.new { |hash, file| hash[file] = [0, 0] }
         ObjectSpace.each_object do |object|
           file = ObjectSpace.allocation_sourcefile(object)
-          next if file.nil? || file.start_with?(OWN_FILES)
+          next if file.nil? || file.start_with?(*OWN_FILES)
 
           entry = files[file]
           entry[0] += 1

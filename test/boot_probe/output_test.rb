@@ -3,10 +3,10 @@
 require "test_helper"
 require "json"
 require "tmpdir"
-require "mallard/agent/boot_output"
+require "mallard/boot_probe/output"
 
 # The probe writes JSON without the json library: every line must still be JSON, whatever the names hold.
-class BootOutputTest < Minitest::Test
+class BootProbeOutputTest < Minitest::Test
   FRAME = [7, 3, 0, 100, 4096, 1024, 800, nil, 20, 150, 8192, 2048, 1600, nil, 30].freeze
 
   def setup
@@ -43,7 +43,7 @@ class BootOutputTest < Minitest::Test
   private
 
   def output(repeat)
-    Mallard::Agent::BootOutput.new(@path, repeat: repeat)
+    Mallard::BootProbe::Output.new(@path, repeat: repeat)
   end
 
   def lines

@@ -4,7 +4,7 @@ require "etc"
 require "tmpdir"
 
 module Mallard
-  module Experiments
+  module Probe
     # Looks at one running process from outside (/proc) and says what memory configuration it
     # really runs with. Starts and stops the process itself when given a command.
     class Doctor
@@ -91,11 +91,11 @@ module Mallard
       end
 
       def build(files, environ, mapped, expected)
-        diagnosis = Diagnosis.new(
+        diagnosis = Summary::Diagnosis.new(
           pid: files.pid, command: files.cmdline, executable: files.exe,
           ruby: Probe::RubyIdentity.of(files, mapped), yjit_requested: yjit_requested?(environ, files.cmdline),
           allocator: Allocators::Detection.detect(mapped_paths: mapped, environ: environ),
-          environment: Diagnosis.relevant_environment(environ),
+          environment: Summary::Diagnosis.relevant_environment(environ),
           threads: Integer(files.status.fetch("Threads", "0")), memory: Probe::MemoryReading.of(files),
           expected: expected, catalog: @catalog.map(&:to_h), malloc_trim: trim_loaded?(mapped)
         )

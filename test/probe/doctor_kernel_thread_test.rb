@@ -20,7 +20,7 @@ class DoctorKernelThreadTest < Minitest::Test
       older_kernel(root, flags: 2_129_984)
       assert_match(/is a kernel thread/, assert_raises(Mallard::NotFound) { diagnose(root) }.message)
 
-      older_kernel(root, flags: 2_129_984 & ~Mallard::Experiments::Doctor::PF_KTHREAD)
+      older_kernel(root, flags: 2_129_984 & ~Mallard::Probe::Doctor::PF_KTHREAD)
       error = assert_raises(Mallard::NotFound) { diagnose(root) } # no environ in the copy: read as gone
       assert_equal "no process with PID 2", error.message
     end
@@ -29,7 +29,7 @@ class DoctorKernelThreadTest < Minitest::Test
   private
 
   def diagnose(root)
-    Mallard::Experiments::Doctor.new(proc_root: root).diagnose(2)
+    Mallard::Probe::Doctor.new(proc_root: root).diagnose(2)
   end
 
   def older_kernel(root, flags:)

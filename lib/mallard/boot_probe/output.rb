@@ -1,17 +1,17 @@
 # frozen_string_literal: true
 
 module Mallard
-  module Agent
+  module BootProbe
     # The boot probe's JSON lines, each written with one write(2) to samples.jsonl opened for appending: the
     # repeats run side by side and share the file, and a line written in one call is never interleaved with
     # another's. Every line is written as soon as its require ends, so a boot that crashes keeps its readings.
     #
     # It writes JSON itself instead of loading the json library: the probe runs before the app's first require,
     # and a library it loaded would be "already required" for the app, its cost moved out of the app's tree.
-    class BootOutput
+    class Output
       ESCAPES = { '"' => '\\"', "\\" => "\\\\" }.freeze
       NEEDS_ESCAPE = /["\\\x00-\x1f]/
-      # A require that loaded its file (BootHook's frame: id, parent, own objects at start, start and end readings).
+      # A require that loaded its file (Hook's frame: id, parent, own objects at start, start and end readings).
       LOADED = %({"type":"require","repeat":%s,"id":%d,"parent":%d,"name":%s,"loaded":true,"file":%s,) +
                %("start":[%d,%d,%d,%d,%s,%d],"end":[%d,%d,%d,%d,%s,%d],"hook_objects":%d}\n)
       # One that loaded nothing (already loaded, or failed): it only says who else asked for the file.
@@ -24,7 +24,7 @@ module Mallard
         @line = +""
       end
 
-      # One format call, and names quoted without a copy when they need no escaping: see BootHook.
+      # One format call, and names quoted without a copy when they need no escaping: see Hook.
       def loaded(frame, name, file, hook_objects)
         @file.syswrite(format(LOADED, @repeat_json, frame[0], frame[1], quoted(name), quoted(file),
                               frame[3], frame[4], frame[5], frame[6], frame[7] || "null", frame[8],

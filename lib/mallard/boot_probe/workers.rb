@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 module Mallard
-  module Agent
+  module BootProbe
     # After the boot, forks workers as Puma does with preload_app, and reads how much of its memory each worker
     # still shares with the master: /proc/PID/smaps_rollup, whose PSS charges a shared page to each process that
     # maps it by its share, where RSS charges it in full to each.
@@ -10,7 +10,7 @@ module Mallard
     # writes object flags (age, marks in the remembered set) into heap pages the worker shares with the master,
     # and each page it writes becomes the worker's own copy. Right after fork nearly everything is shared,
     # which tells nothing.
-    class BootWorkers
+    class Workers
       FIELDS = { "Rss" => "rss_kb", "Pss" => "pss_kb", "Pss_Anon" => "pss_anon_kb", "Pss_File" => "pss_file_kb",
                  "Shared_Clean" => "shared_clean_kb", "Shared_Dirty" => "shared_dirty_kb",
                  "Private_Clean" => "private_clean_kb", "Private_Dirty" => "private_dirty_kb" }.freeze

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 module Mallard
-  module Experiments
+  module Lifeline
     # SIGINT, SIGTERM and SIGHUP as an orderly stop, for the whole of a measuring command.
     #
     # The first signal while measuring raises in the main thread (SignalException; Interrupt for SIGINT), as

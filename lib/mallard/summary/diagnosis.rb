@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 module Mallard
-  module Experiments
+  module Summary
     # What `mallard doctor` learned about one process: plain data, rendered by report/ and judged
     # by analysis/findings. With `-- CMD`, pid and command are the process read (the Ruby process CMD
     # started), started is CMD's own process, other_rubies the rest of the Ruby processes under it, and
