@@ -10,7 +10,7 @@ module Mallard
         Two sets of production processes compared from Prometheus, as scraped from mallard's exporter
         (require "mallard/exporter"): each process (its instance and pid) is one unit, its time-weighted
         median over the window; B against A as a % change with a 95% interval — the Hodges–Lehmann
-        shift with the Mann–Whitney interval, called a difference only beyond ±1%.
+        shift with the Mann–Whitney interval, called a difference only beyond ±#{format('%g', Analysis::Significance::NOISE_PCT)}%.
         Selectors are Prometheus label matchers: '{job="app",pod=~"web-a.*",role="worker"}'.
         Metrics: #{Experiments::Fleet::METRICS.keys.join(', ')} (default pss).
 
