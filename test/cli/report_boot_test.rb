@@ -26,7 +26,7 @@ class ReportBootTest < Minitest::Test
 
     assert_equal 0, status, err
     assert_equal "mallard boot — Bundler app /work/main/test/fixtures/boot/app (production)\n", out.lines.first
-    assert_match(/^  Total    33\.8 MiB \(33\.7 … 33\.8\), 5 repeats/, out)
+    assert_match(/^  Total    33\.8 MiB \(95% interval 33\.7 … 33\.8 MiB, ±0\.1%\), 5 repeats/, out)
     assert_includes out, "    ballast/words: 5.1 MiB (5.0 … 5.6) (also required by: ballast/table)"
     assert_match(/^  Workers  2 workers/, out)
     assert_empty err

@@ -85,8 +85,8 @@ class HtmlBootTest < Minitest::Test
   def test_the_total_its_parts_and_the_tables_hold_every_figure
     html = render
 
-    assert_includes html, "<td>33.8 MiB (95% interval 33.7 … 33.8 MiB; ±0.1%)</td>"
-    assert_includes html, "<td>107,838 objects, 14.2 MiB</td>"
+    assert_includes html, "<td>33.8 MiB (95% interval 33.7 … 33.8 MiB, ±0.1%)</td>"
+    assert_includes html, "<td>107,838 objects alive after the boot, 14.2 MiB</td>"
     assert_equal 4, html.scan(/<rect x="[\d.]+" y="0" width="[\d.]+" height="32"/).size, "four parts in the bar"
     boot_hash["gems"].each { |gem| assert_includes table(html, "boot-gems"), "<th scope=\"row\">#{gem['name']}</th>" }
     tree = table(html, "boot-tree")

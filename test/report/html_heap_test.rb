@@ -30,7 +30,7 @@ class HtmlHeapTest < Minitest::Test
     assert_includes html, "<td>3,000 objects, 3.0 MiB</td>"
     assert_includes html, "<td>generations 11 to 20: allocated after dump A, up to dump B, and still alive in dump " \
                           "C</td>"
-    assert_includes html, "<td>a site that retains 256.0 KiB or more</td>"
+    assert_includes html, "<td>a site that retains 256.0 KiB or more is significant</td>"
   end
 
   def test_bars_are_as_long_as_their_bytes_and_significant_ones_stand_out

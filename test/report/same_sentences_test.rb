@@ -3,11 +3,12 @@
 require "test_helper"
 require "cgi"
 require_relative "stored_summaries"
+require_relative "heap_summaries"
 
 # Each kind of run has one presenter of the sentences its views share (RunKind#sentences): every sentence it gives
 # for a summary appears, word for word, in the terminal view and in the HTML page of that summary.
 class SameSentencesTest < Minitest::Test
-  include StoredSummaries
+  include HeapSummaries
 
   LIVE_SET = { "verdict" => "inconclusive", "slope" => 12.3, "ci" => [-4.5, 29.1], "unit" => "slots per 1,000 requests",
                "samples" => 9, "observed" => 16_290, "tolerance" => 1000.0, "needed" => 52_000,
@@ -37,6 +38,34 @@ class SameSentencesTest < Minitest::Test
     end
 
     assert_same_sentences(summary, stored_meta("compare"), at_least: 2)
+  end
+
+  def test_a_boots_sentences_read_the_same_in_both_views
+    summary = Mallard::Summary::Boot.from_h(stored("boot/summary.json"))
+    summary.total.parts.malloc_kb = nil
+    summary.malloc_note = "mimalloc counts nothing outside its debug builds"
+
+    assert_same_sentences(summary, stored_meta("boot"), at_least: 4)
+  end
+
+  def test_a_heap_runs_sentences_read_the_same_in_both_views
+    assert_same_sentences(heap_summary, stored_meta("soak-leaky"), at_least: 6)
+  end
+
+  # A fleet has no HTML page: its sentences are its terminal's.
+  def test_a_fleets_sentences_are_in_its_terminal
+    kind = Mallard::RunKind.named("fleet")
+    summary = Mallard::Summary::Fleet.from_h(
+      "kind" => "fleet", "status" => "complete", "methodology" => "Hodges–Lehmann shift", "metric" => "pss",
+      "since_s" => 60, "step_s" => 1, "a" => { "name" => "A", "processes" => 2 },
+      "b" => { "name" => "B", "processes" => 2 }, "smallest_sizes" => [[4, 4]],
+      "change" => { "pct" => -3.0, "ci" => nil, "noise_pct" => 1.0 }
+    )
+    terminal = words(printed { |io| kind.terminal(summary, color: Mallard::Report::Color::Plain.new).render(io) })
+
+    refute kind.html?
+    assert_equal 2, kind.sentences(summary).all.size
+    kind.sentences(summary).all.each { |sentence| assert_includes terminal, words(sentence) }
   end
 
   private

@@ -13,6 +13,7 @@ module Mallard
       # @param summary [Summary::Boot]
       def initialize(summary, color: Color::Plain.new)
         @summary = summary
+        @sentences = BootSentences.new(summary)
         @color = color
       end
 
@@ -43,20 +44,14 @@ module Mallard
 
       def total_lines
         total = @summary.total
-        [format("%s%s, %s; Ruby itself %s, the boot added %s", mib(total.rss_kb), interval(total.ci),
-                plural(@summary.repeats, "repeat"), mib(total.baseline_kb), mib(total.growth_kb)),
-         objects_line(total)]
-      end
-
-      def objects_line(total)
-        alive = total.retained_objects
-        retained = ", #{count(alive)} alive after it (#{mib(total.retained_kb)})" if alive
-        "#{count(total.objects)} objects allocated during the boot#{retained}; memsize_of_all #{mib(total.memsize_kb)}"
+        ["#{@sentences.total}, #{plural(@summary.repeats, 'repeat')}; #{@sentences.growth}",
+         "#{count(total.objects)} objects allocated during the boot; #{@sentences.retained}; memsize_of_all " \
+         "#{mib(total.memsize_kb)}"]
       end
 
       def part_lines
         parts = @summary.total.parts
-        malloc = parts.malloc_kb ? mib(parts.malloc_kb) : "not read (#{Text.printable(@summary.malloc_note)})"
+        malloc = parts.malloc_kb ? mib(parts.malloc_kb) : @sentences.malloc_not_read
         ["file-backed #{mib(parts.file_kb)} · Ruby heap #{mib(parts.heap_kb)} · malloc #{malloc} · " \
          "unexplained #{mib(parts.unexplained_kb)} (anonymous in all #{mib(parts.anon_kb)})"]
       end

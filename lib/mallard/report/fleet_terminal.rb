@@ -14,6 +14,7 @@ module Mallard
       # @param summary [Summary::Fleet]
       def initialize(summary, color: Color::Plain.new)
         @summary = summary
+        @sentences = FleetSentences.new(summary)
         @color = color
       end
 
@@ -62,9 +63,8 @@ module Mallard
       end
 
       def notes
-        lines = ["Interval: #{@summary.methodology}#{confidence}; " \
-                 "a difference only beyond #{band(@summary.change&.noise_pct)}."]
-        lines << too_few if @summary.change&.ci.nil?
+        lines = [@sentences.interval]
+        lines << @color.yellow(@sentences.too_few) if @sentences.too_few
         lines << gate_line(@summary.fail_over) if @summary.fail_over
         lines
       end
@@ -73,16 +73,6 @@ module Mallard
         return @color.red("--fail-over: #{gate.reason}") if gate.failed
 
         "--fail-over #{format('%g', gate.threshold_pct)}%: passed"
-      end
-
-      def confidence
-        @summary.confidence ? format(" (its exact confidence %.1f%%)", @summary.confidence * 100) : ""
-      end
-
-      def too_few
-        sizes = Array(@summary.smallest_sizes).map { |n, m| n == m ? "#{n} and #{n}" : "#{n} against #{m}" }
-        @color.yellow("No verdict: too few processes to decide (#{@summary.a.processes} in A, " \
-                      "#{@summary.b.processes} in B); a 95% interval needs at least #{sizes.join(', ')}.")
       end
     end
   end

@@ -15,6 +15,7 @@ module Mallard
       # @param summary [Summary::Heap]
       def initialize(summary, color: Color::Plain.new)
         @summary = summary
+        @sentences = HeapSentences.new(summary)
         @color = color
       end
 
@@ -47,10 +48,8 @@ module Mallard
       end
 
       def retained_line
-        [format("%s objects, %s, allocated between dump A and dump B (generations %s to %s) and still alive in " \
-                "dump C; a site is significant from %s", count(@summary.retained_count),
-                mib_of(@summary.retained_bytes), @summary.window_first, @summary.window_last,
-                mib_of(@summary.significant_bytes)), @summary.conclusion && Text.printable(@summary.conclusion)].compact
+        [[@sentences.retained, @sentences.window].compact.join(", "), @sentences.significant,
+         @summary.conclusion && Text.printable(@summary.conclusion)].compact
       end
 
       def site_lines
@@ -85,7 +84,7 @@ module Mallard
             "#{count(dump.objects)} objects#{written} — #{Text.printable(dump.path)}"
         end
         lines.concat(wait_lines, latency_lines)
-        lines << "the dumps hold the app's data (its strings): mallard writes its own mode 0600; share with care"
+        lines << HeapSentences::DATA_WARNING
       end
 
       def against_rss(dump)
@@ -111,17 +110,9 @@ module Mallard
         return [] unless latency
 
         path = Text.printable(latency.path.to_s)
-        [latency.during && "mallard's requests to #{path} while a dump was taken: #{probe(latency.during)}",
-         latency.outside && "outside the dumps, under the same load: #{probe(latency.outside)}"].compact
-      end
-
-      def probe(figures)
-        failed = figures.errors.to_i.positive? ? ", #{count(figures.errors)} failed" : ""
-        return "all #{count(figures.requests)} failed" if figures.answered.to_i.zero? && figures.requests.to_i.positive?
-        return "none sent" if figures.requests.to_i.zero?
-
-        format("median %.1f ms, slowest %.1f ms (%s requests%s)", figures.p50_ms.to_f, figures.max_ms.to_f,
-               count(figures.requests), failed)
+        during, outside = [latency.during, latency.outside].map { |figures| figures && @sentences.probe(figures) }
+        [during && "mallard's requests to #{path} while a dump was taken: #{during}",
+         outside && "outside the dumps, under the same load: #{outside}"].compact
       end
 
       def analysis_line

@@ -6,6 +6,7 @@ module Mallard
     class Boot < RunKind
       def name = "boot"
       def reader = Run::BootReader
+      def sentences(summary) = Report::BootSentences.new(summary)
       def terminal_view = Report::BootTerminal
       def html_page(summary, meta:, soaks: {}) = Report::Html::BootPage.new(summary, meta: meta)
       def summarise(run) = Analysis::BootSummary.call(run)

@@ -7,6 +7,7 @@ module Mallard
     class Heap < RunKind
       def name = "heap"
       def reader = Run::HeapReader
+      def sentences(summary) = Report::HeapSentences.new(summary)
       def terminal_view = Report::HeapTerminal
       def html_page(summary, meta:, soaks: {}) = Report::Html::HeapPage.new(summary, meta: meta)
       def summarise(run) = Analysis::HeapSummary.call(run)

@@ -21,6 +21,7 @@ module Mallard
         def initialize(summary)
           super()
           @summary = summary
+          @sentences = BootSentences.new(summary)
           @total = summary.total
           @parts = @total.parts
         end
@@ -45,29 +46,14 @@ module Mallard
         private
 
         def rows
-          [["RSS after the boot", "#{mib(@total.rss_kb)}#{interval}"], ["Repeats", repeats],
-           ["Ruby itself, before the first require", mib(@total.baseline_kb)],
-           ["What the boot added", mib(@total.growth_kb)],
-           ["Objects allocated during the boot", count(@total.objects)], ["Alive after the boot", retained],
+          [["RSS after the boot", @sentences.total], ["Repeats", repeats], ["Where it came from", @sentences.growth],
+           ["Objects allocated during the boot", count(@total.objects)], ["Alive after the boot", @sentences.retained],
            ["ObjectSpace.memsize_of_all after the boot", mib(@total.memsize_kb)]]
-        end
-
-        def interval
-          return " (one repeat: no interval)" unless @total.ci
-
-          width = @total.half_width_pct && format("; ±%.1f%%", @total.half_width_pct)
-          " (95% interval #{span(@total.ci)} MiB#{width})"
         end
 
         def repeats
           values = Array(@total.values).map { |kb| mebi(kb) }
           values.empty? ? @summary.repeats.to_s : "#{@summary.repeats}: #{values.join(', ')} MiB"
-        end
-
-        def retained
-          return "not measured (the allocation-tracing pass did not run)" unless @summary.objects_pass
-
-          "#{count(@total.retained_objects)} objects, #{mib(@total.retained_kb)}"
         end
 
         def part(member)
@@ -78,7 +64,7 @@ module Mallard
         def about(member, what)
           return what unless member == :malloc_kb && @parts.malloc_kb.nil?
 
-          "not read: #{@summary.malloc_note || 'the allocator gives no count'}; it is in unexplained"
+          @sentences.malloc_not_read
         end
       end
     end

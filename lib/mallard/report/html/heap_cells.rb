@@ -3,21 +3,11 @@
 module Mallard
   module Report
     class Html
-      # How the heap views word their cells (sizes are Formatting#byte_size, as in the terminal's heap view): the
-      # window in words, dumps named A, B and C as the method names them, and outside text (paths, sites, class and
-      # gem names) made valid UTF-8. Formatting only.
+      # How the heap views word their cells (sizes are Formatting#byte_size, the window HeapSentences', as in the
+      # terminal's heap view): the dumps named A, B and C as the method names them, and outside text (paths, sites,
+      # class and gem names) made valid UTF-8. Formatting only.
       module HeapCells
         private
-
-        # The summary's window in words, nil when unknown.
-        # @param summary [Summary::Heap]
-        def window_words(summary)
-          first = summary.window_first
-          last = summary.window_last
-          return unless last
-
-          first == last ? "generation #{last}" : "generations #{first} to #{last}"
-        end
 
         # A, B, C; a fourth dump (there is none in the method) by its number.
         def dump_name(index) = "ABC"[index] || (index + 1).to_s

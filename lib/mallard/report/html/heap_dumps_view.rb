@@ -8,21 +8,17 @@ module Mallard
       class HeapDumpsView < View
         include HeapCells
 
-        DATA_WARNING = "These dump files hold the app's data: every string in its heap, which can include " \
-                       "passwords, tokens, keys and personal data. This report shows only sizes and allocation " \
-                       "sites from them, never a value, and mallard writes its own dumps mode 0600; share, copy " \
-                       "and keep them with care, and delete them when done."
-
         # @param summary [Summary::Heap]
         def initialize(summary)
           super()
+          @sentences = HeapSentences.new(summary)
           @dumps = summary.dumps
           @latency = summary.latency
           @wait = summary.wait
         end
 
         template <<~'ERB'
-          <p class="warning"><strong>Sensitive files.</strong> <%= DATA_WARNING %></p>
+          <p class="warning"><strong>Sensitive files.</strong> <%= HeapSentences::DATA_WARNING %></p>
           <div class="wide">
           <table class="heap-dumps">
           <thead><tr><th scope="col">Dump</th><th scope="col">File</th><th scope="col">Size</th>
@@ -75,16 +71,9 @@ module Mallard
         end
 
         def latency_rows
-          [["During dumps", probe(@latency.during)], ["Outside dumps", probe(@latency.outside)]]
+          [["During dumps", @sentences.probe(@latency.during)], ["Outside dumps", @sentences.probe(@latency.outside)]]
         end
 
-        def probe(figures)
-          return "no dump was taken" unless figures
-          return "#{count(figures.requests)} requests, all failed" if figures.answered.to_i.zero?
-
-          "median #{number(figures.p50_ms, 1)} ms, slowest #{number(figures.max_ms, 1)} ms " \
-            "(#{count(figures.requests)} requests, #{count(figures.errors)} failed)"
-        end
       end
     end
   end

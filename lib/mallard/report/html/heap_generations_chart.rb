@@ -66,7 +66,7 @@ module Mallard
         end
 
         def note
-          window = window_words(@summary) || "not known"
+          window = HeapSentences.new(@summary).window_words || "not known"
           "A generation is the GC count when an object was allocated. The window A→B (#{window}) is shaded: its " \
             "buckets are what the retained figures count, a bucket at its edge only in part. Hover over a column " \
             "for its figures."

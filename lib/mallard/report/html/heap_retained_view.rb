@@ -12,6 +12,7 @@ module Mallard
         def initialize(summary)
           super()
           @summary = summary
+          @sentences = HeapSentences.new(summary)
         end
 
         template <<~'ERB'
@@ -21,17 +22,8 @@ module Mallard
         private
 
         def rows
-          [["Retained", "#{count(@summary.retained_count)} objects, #{byte_size(@summary.retained_bytes)}"],
-           ["Window", window], ["Significant", significant], ["Sites", sites], ["Conclusion", @summary.conclusion]]
-        end
-
-        def window
-          words = window_words(@summary)
-          "#{words}: allocated after dump A, up to dump B, and still alive in dump C" if words
-        end
-
-        def significant
-          @summary.significant_bytes && "a site that retains #{byte_size(@summary.significant_bytes)} or more"
+          [["Retained", @sentences.retained], ["Window", @sentences.window], ["Significant", @sentences.significant],
+           ["Sites", sites], ["Conclusion", @summary.conclusion]]
         end
 
         def sites
