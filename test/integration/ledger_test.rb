@@ -11,8 +11,11 @@ class LedgerIntegrationTest < Minitest::Test
   include Processes
 
   APPS = File.expand_path("../fixtures/apps", __dir__)
+  SCRIPTS = File.expand_path("../fixtures/scripts", __dir__)
   # Coarser than the agent's 0.5 s records, fine enough for a short run to have readings to judge.
   LEDGER_ENV = { "MALLARD_LEDGER_INTERVAL" => "1" }.freeze
+  # A script of a few seconds needs readings twice as often to have enough to judge.
+  SCRIPT_LEDGER_ENV = { "MALLARD_LEDGER_INTERVAL" => "0.5" }.freeze
   # 60 s of load, the app's boot and warm-up, and a shared machine.
   RAILS_TIMEOUT = 180
 
@@ -71,6 +74,29 @@ class LedgerIntegrationTest < Minitest::Test
     assert_match(/\Anot a leak: the app's own memory is flat; glibc /, summary.dig("ledger", "sentence"))
   end
 
+  # The same fragmenting app under glibc and under MALLOC_ARENA_MAX=2: fewer arenas hold less of what the app freed,
+  # and the ledger puts the difference in the allocator's part.
+  def test_two_arenas_hold_less_freed_memory_than_glibcs_default
+    held = %w[glibc glibc-arena2].to_h do |name|
+      summary = soak("fragmenting", "--duration", "8", "--threads", "8", "--allocator", name, out: name)
+      [name, summary.dig("ledger", "parts").find { |part| part["name"] == "malloc held free" }["kb"]]
+    end
+
+    assert_operator held["glibc-arena2"], :<, held["glibc"], held.inspect
+  end
+
+  # A batch job's unneeded cache (the case that halved a job's RSS and run time): what the app holds grows with it
+  # and stays flat without it. A busy script lets the agent's thread in about once a second, so the scripts run
+  # long enough for a dozen readings or more (8M results: about 13 s and 1.3 GiB).
+  def test_a_batch_script_holds_growing_memory_with_its_cache_and_flat_memory_without
+    growing = script("growing_cache.rb", 8_000_000)
+    flat = script("no_cache.rb", 40_000_000)
+
+    assert_equal "growing", growing.dig("verdict", "app_held"), growing["ledger"].inspect
+    assert_match(/it retains memory/, growing.dig("ledger", "sentence"))
+    assert_equal "plateaued", flat.dig("verdict", "app_held"), flat["ledger"].inspect
+  end
+
   # The report that started this (issue 23): a Rails app that does not leak, soaked under glibc, was called
   # growing on four boot-time major GCs. Its own memory must not be called growing, nor its objects retained.
   # The one long test here: 60 s of load, as TESTING.md soaks a generated app.
@@ -116,6 +142,13 @@ class LedgerIntegrationTest < Minitest::Test
     stdout, err, status = mallard("soak", File.join(APPS, app), "--json", "--out", File.join(@tmp, out), *args,
                                   env: LEDGER_ENV)
     assert_includes [0, 69], status.exitstatus, err
+    JSON.parse(stdout)
+  end
+
+  def script(name, count)
+    stdout, err, status = mallard("soak", "--script", File.join(SCRIPTS, name), "--interval", "0.1", "--json",
+                                  "--out", File.join(@tmp, name), "--", count, env: SCRIPT_LEDGER_ENV)
+    assert_equal 0, status.exitstatus, err
     JSON.parse(stdout)
   end
 
