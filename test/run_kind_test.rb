@@ -49,7 +49,7 @@ class RunKindTest < Minitest::Test
     def reader = Reader
     def summarise(run) = Summary.new(kind: name, status: "complete", ducks: run.ducks.size)
     def terminal_view = Terminal
-    def html_page(summary, meta:, soaks: {}) = Page.new(summary)
+    def html_page(summary, **) = Page.new(summary)
     def diff_metrics = { "ducks" => 1 }
     def diff_figures(summary) = { "ducks" => summary.ducks }
   end
@@ -88,7 +88,9 @@ class RunKindTest < Minitest::Test
     assert_equal 0, status, err
     diff = JSON.parse(out)
     assert_equal %w[pond ducks], diff.values_at("kind", "metric")
-    assert_equal [10, 12, 20.0], diff["rows"].first.values_at("a", "b", "pct").map { |v| v.is_a?(Float) ? v.round(1) : v }
+    row = diff["rows"].first
+    assert_equal [10, 12], row.values_at("a", "b")
+    assert_in_delta 20.0, row["pct"], 0.05
 
     status, _, err = run_cli("diff", "--metric", "geese", @a, @b)
     assert_equal 64, status

@@ -102,7 +102,7 @@ module Mallard
     # @return [Hash] what Summary::Diff holds, but for the sides and the gate
     def diff(before, after, metric:)
       Analysis::RunDiff.figures(diff_figures(before.summary), diff_figures(after.summary), kind: name, metric: metric,
-                                                                                         directions: diff_metrics)
+                                                                                           directions: diff_metrics)
     end
 
     # A summary's figures by metric name (one per run, no interval), for the default #diff.

@@ -14,8 +14,10 @@ class HeapTerminalTest < Minitest::Test
 
     assert_includes text, "A: at 7.5 s, 15.0 MiB (1.0× the app's RSS of 15.0 MiB), 120,000 objects, written in 0.8 s"
     assert_includes text, "the run waited 6.2 s after the load for its dumps"
-    assert_includes text, "mallard's requests to / while a dump was taken: median 2.4 ms, slowest 31.7 ms (41 requests, 0 failed)"
-    assert_includes text, "outside the dumps, under the same load: median 1.9 ms, slowest 12.0 ms (90 requests, 0 failed)"
+    assert_includes text, "mallard's requests to / while a dump was taken: median 2.4 ms, slowest 31.7 ms " \
+                          "(41 requests, 0 failed)"
+    assert_includes text,
+                    "outside the dumps, under the same load: median 1.9 ms, slowest 12.0 ms (90 requests, 0 failed)"
     assert_includes text, "(mallard report --soak "
   end
 

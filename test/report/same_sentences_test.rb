@@ -15,8 +15,9 @@ class SameSentencesTest < Minitest::Test
                "measure" => "live slots (GC.stat heap_live_slots) after each major GC",
                "note" => "3 major GCs in the span judged" }.freeze
   SETTINGS = [{ "name" => "RUBY_GC_HEAP_GROWTH_FACTOR", "value" => "1.1" },
-              { "name" => "RUBY_GC_HEAP_0_INIT_SLOTS", "value" => "5000", "ignored" => "Ruby 3.3's; this Ruby ignores it" }]
-    .freeze
+              { "name" => "RUBY_GC_HEAP_0_INIT_SLOTS", "value" => "5000",
+                "ignored" => "Ruby 3.3's; this Ruby ignores it" }]
+             .freeze
 
   def test_a_soaks_sentences_read_the_same_in_both_views
     %w[soak-leaky soak-workers soak-interrupted].each do |name|

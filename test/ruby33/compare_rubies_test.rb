@@ -32,10 +32,7 @@ class Ruby33CompareRubiesTest < Minitest::Test
     # Linked and preloaded at once (the same libjemalloc): detection names the preload, which wins symbol lookup.
     assert_equal "jemalloc", allocator_of(rows["linked/jemalloc"])["allocator"]
     assert_equal %w[glibc default], allocator_of(rows["stock/glibc"]).values_at("allocator", "via")
-    # The baseline's Ruby is stock: the linked Ruby's rows are a Ruby change to deploy, with that Ruby's facts.
-    assert_equal [nil, 4], [rows["stock/glibc"]["ruby"]["allocator_linked"], rows["linked/jemalloc"]["deploy_effort"]]
-    assert_equal %w[3.3.8 jemalloc], rows["linked/jemalloc"]["ruby"].values_at("version", "allocator_linked")
-    assert_equal 3, rows["stock/jemalloc"]["deploy_effort"]
+    assert_ruby_change(rows)
   end
 
   # --yjit on,off: YJIT's memory against its speed, each row's YJIT read from inside the app.
@@ -64,6 +61,13 @@ class Ruby33CompareRubiesTest < Minitest::Test
   end
 
   private
+
+  # The baseline's Ruby is stock: the linked Ruby's rows are a Ruby change to deploy, with that Ruby's facts.
+  def assert_ruby_change(rows)
+    assert_equal [nil, 4], [rows["stock/glibc"]["ruby"]["allocator_linked"], rows["linked/jemalloc"]["deploy_effort"]]
+    assert_equal %w[3.3.8 jemalloc], rows["linked/jemalloc"]["ruby"].values_at("version", "allocator_linked")
+    assert_equal 3, rows["stock/jemalloc"]["deploy_effort"]
+  end
 
   def compare_rubies
     Rubies.extensions(Rubies::JEMALLOC)

@@ -220,8 +220,8 @@ module Mallard
         (value.negative? ? MINUS : "+") + text
       end
 
-      private_class_method :against_runner_up, :ruby_change, :memory_values, :effort, :deploys, :weigh, :usable_baseline?,
-                           :candidate?, :costs, :beaten, :moves, :trade_offs, :trade_off,
+      private_class_method :against_runner_up, :ruby_change, :memory_values, :effort, :deploys, :weigh,
+                           :usable_baseline?, :candidate?, :costs, :beaten, :moves, :trade_offs, :trade_off,
                            :beyond_memory?, :winning_reason, :unharmed, :other_sides, :given_up, :none,
                            :without_baseline, :candidates,
                            :change, :signed

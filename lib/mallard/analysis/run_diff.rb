@@ -146,8 +146,13 @@ module Mallard
         shared = (a_gems.keys & b_gems.keys).select { |name| boot_gem_shown?(a_gems[name], b_gems[name]) }
         rows = [boot_row("total", before.total, after.total),
                 *shared.map { |name| boot_row("gem #{name}", a_gems[name], b_gems[name]) }]
-        { kind: "boot", metric: BOOT_METRIC, label: label(BOOT_METRIC), direction: WORSE.fetch(BOOT_METRIC),
-          methodology: "Welch's t on the logs of the repeats' figures", rows: judged(rows, WORSE.fetch(BOOT_METRIC)), only_in_a: a_gems.keys - b_gems.keys, only_in_b: b_gems.keys - a_gems.keys }
+        boot_result(rows).merge(only_in_a: a_gems.keys - b_gems.keys, only_in_b: b_gems.keys - a_gems.keys)
+      end
+
+      def boot_result(rows)
+        direction = WORSE.fetch(BOOT_METRIC)
+        { kind: "boot", metric: BOOT_METRIC, label: label(BOOT_METRIC), direction: direction,
+          methodology: "Welch's t on the logs of the repeats' figures", rows: judged(rows, direction) }
       end
 
       def ledger_parts(summary) = Array(summary&.ledger&.parts).to_h { |part| [part.name, part.kb] }
@@ -234,9 +239,8 @@ module Mallard
                change, threshold_pct, more)
       end
 
-      private_class_method :ledger_rows, :ledger_parts, :boot_gem_shown?, :boot_row, :batched, :one_run_each,
-                           :too_few, :change, :judged, :measured, :column,
-                           :failure_reason
+      private_class_method :ledger_rows, :ledger_parts, :boot_gem_shown?, :boot_row, :boot_result, :batched,
+                           :one_run_each, :too_few, :change, :judged, :measured, :column, :failure_reason
     end
   end
 end

@@ -39,10 +39,17 @@ module Mallard
 
         rows = Array(summary.rows)
         row = rows.find { |candidate| candidate.name == name }
-        baseline = rows.find { |candidate| candidate.name == summary.baseline }
-        entry = catalog.find { |candidate| candidate.name == (row&.allocator || name) }
-        snippets = (entry && DeploySnippets.for(entry) || {}).transform_keys { |key| TITLES.fetch(key, key.to_s) }
-        row ? RubyChangeSnippets.titled(row, baseline).merge(snippets) : snippets
+        snippets = allocator_snippets(row&.allocator || name, catalog)
+        return snippets unless row
+
+        RubyChangeSnippets.titled(row, rows.find { |candidate| candidate.name == summary.baseline }).merge(snippets)
+      end
+
+      # The allocator's part, title => text; none for a configuration that changes nothing or is not in the catalog.
+      def allocator_snippets(allocator, catalog)
+        entry = catalog.find { |candidate| candidate.name == allocator }
+        snippets = entry && DeploySnippets.for(entry)
+        (snippets || {}).transform_keys { |key| TITLES.fetch(key, key.to_s) }
       end
 
       # @param allocator [Allocators::Allocator] a catalog entry
@@ -162,8 +169,8 @@ module Mallard
         raise ArgumentError, "not a known configuration value: #{refused.first.inspect}" unless refused.empty?
       end
 
-      private_class_method :text, :environment, :install_debian, :dockerfile, :heroku, :assignments, :systemd,
-                           :kubernetes, :verify, :ruby_side, :check
+      private_class_method :allocator_snippets, :text, :environment, :install_debian, :dockerfile, :heroku,
+                           :assignments, :systemd, :kubernetes, :verify, :ruby_side, :check
     end
   end
 end

@@ -48,7 +48,9 @@ module Mallard
         shares = [(format("%.1f%% of wall", @gc.wall_share * 100) if @gc.wall_share),
                   (format("%.1f%% of CPU", @gc.cpu_share * 100) if @gc.cpu_share)].compact
         live = @gc.heap_live_slots || Summary::Span.new
-        "#{@sentences.gc_runs}#{time}#{" (#{shares.join(', ')})" if shares.any?} · live slots #{live.start} → #{live.end}"
+        "#{@sentences.gc_runs}#{time}#{if shares.any?
+                                         " (#{shares.join(', ')})"
+                                       end} · live slots #{live.start} → #{live.end}"
       end
 
       def dropped

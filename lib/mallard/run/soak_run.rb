@@ -17,6 +17,7 @@ module Mallard
       def phases = meta.phases || Phases.new
       def target = meta.target || TargetInfo.new
       def script? = target.kind == "script"
+
       # Lists a run does not have (a web app's jobs, an agent-less run's ledger) are empty, not nil.
       def initialize(jobs: nil, ledger: nil, ruby_states: nil, **members)
         super(jobs: jobs || [], ledger: ledger || [], ruby_states: ruby_states || [], **members)

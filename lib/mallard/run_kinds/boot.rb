@@ -8,7 +8,7 @@ module Mallard
       def reader = Run::BootReader
       def sentences(summary) = Report::BootSentences.new(summary)
       def terminal_view = Report::BootTerminal
-      def html_page(summary, meta:, soaks: {}) = Report::Html::BootPage.new(summary, meta: meta)
+      def html_page(summary, meta:, **) = Report::Html::BootPage.new(summary, meta: meta)
       def summarise(run) = Analysis::BootSummary.call(run)
 
       # The records' damaged lines matter only when the summary was computed from them.
@@ -16,7 +16,7 @@ module Mallard
 
       def diff_metrics = { Analysis::RunDiff::BOOT_METRIC => Analysis::RunDiff::WORSE[Analysis::RunDiff::BOOT_METRIC] }
 
-      def diff(before, after, metric:) = Analysis::RunDiff.boots(before.summary, after.summary)
+      def diff(before, after, **) = Analysis::RunDiff.boots(before.summary, after.summary)
     end
 
     register(Boot.new)

@@ -9,7 +9,7 @@ module Mallard
       def reader = Run::HeapReader
       def sentences(summary) = Report::HeapSentences.new(summary)
       def terminal_view = Report::HeapTerminal
-      def html_page(summary, meta:, soaks: {}) = Report::Html::HeapPage.new(summary, meta: meta)
+      def html_page(summary, meta:, **) = Report::Html::HeapPage.new(summary, meta: meta)
       def summarise(run) = Analysis::HeapSummary.call(run)
 
       # The soak that ran while the dumps were taken.

@@ -8,7 +8,7 @@ module Mallard
       def reader = Run::SoakReader
       def sentences(summary) = Report::SoakSentences.new(summary)
       def terminal_view = Report::SoakTerminal
-      def html_page(summary, meta:, soaks: {}) = Report::Html::SoakPage.new(summary, meta: meta)
+      def html_page(summary, meta:, **) = Report::Html::SoakPage.new(summary, meta: meta)
 
       # A stored summary written before series were kept gets them from the records.
       def summary(run) = Analysis::SoakSummary.for(run)

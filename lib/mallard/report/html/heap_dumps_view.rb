@@ -73,7 +73,6 @@ module Mallard
         def latency_rows
           [["During dumps", @sentences.probe(@latency.during)], ["Outside dumps", @sentences.probe(@latency.outside)]]
         end
-
       end
     end
   end
