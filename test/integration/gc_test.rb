@@ -47,9 +47,12 @@ class GcIntegrationTest < Minitest::Test
     assert_equal "rising", relation["finding"], relation.inspect
   end
 
-  # The same work, keeping nothing: about 4 s of a flat live set.
+  # The same work, keeping nothing: about 4 s of a flat live set. With no major GC, the live slots after each minor
+  # GC count the few temporaries promoted since (old, not yet collected): in a loaded CI run they crept by 1,075
+  # slots in 7 s, past the 1,000-slot tolerance, and the verdict was rightly inconclusive. A major at 1% more old
+  # objects bounds that creep to ~200 slots, so what is judged is the script, not how long Ruby waits for a major.
   def test_a_script_that_keeps_nothing_has_a_plateaued_live_set
-    summary = gc_script("no_cache.rb", 16_000_000)
+    summary = gc_script("no_cache.rb", 16_000_000, env: { "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR" => "1.01" })
 
     assert_equal "plateaued", summary.dig("verdict", "live_set"), summary["live_set"].inspect
     assert_equal "plateaued", summary.dig("verdict", "overall")
