@@ -7,6 +7,7 @@ require "tmpdir"
 # A seventh kind of run, wired in one class: report, --json, --html and diff serve it with no change anywhere
 # else, because they dispatch on the kind once (RunKind.open / RunKind.named).
 class RunKindTest < Minitest::Test
+  include CliRuns
   # A pond survey: ducks.jsonl has one line per duck seen; the summary counts them.
   class Pond < Mallard::RunKind
     Summary = Mallard::Value.define(:kind, :status, :reason, :target, :ducks)
@@ -113,12 +114,5 @@ class RunKindTest < Minitest::Test
     File.write(File.join(dir, "meta.json"), JSON.generate(command: "pond", schema_version: 1))
     File.write(File.join(dir, "ducks.jsonl"), Array.new(ducks) { |i| "#{JSON.generate(duck: i)}\n" }.join)
     dir
-  end
-
-  def run_cli(*argv)
-    out = StringIO.new
-    err = StringIO.new
-    status = Mallard::CLI.new.run(argv, out: out, err: err, env: {})
-    [status, out.string, err.string]
   end
 end

@@ -9,6 +9,7 @@ require "timeout"
 require_relative "support/processes"
 require_relative "support/diagnoses"
 require_relative "support/run_directories"
+require_relative "support/cli_runs"
 require_relative "support/redis_servers"
 
 # In CI every tool is installed by `bin/setup --test`, so a test that skips for a missing one hides a broken

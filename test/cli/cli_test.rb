@@ -4,6 +4,7 @@ require "test_helper"
 
 # The CLI driven in-process: statuses are returned, never exited.
 class CLITest < Minitest::Test
+  include CliRuns
   def test_help_lists_the_commands
     status, out, = run_cli("--help")
 
@@ -41,14 +42,5 @@ class CLITest < Minitest::Test
     _, _, err = run_cli("doctor", "--allocator", "jemalloc")
 
     assert_match(/--allocator goes with -- CMD/, err)
-  end
-
-  private
-
-  def run_cli(*argv)
-    out = StringIO.new
-    err = StringIO.new
-    status = Mallard::CLI.new.run(argv, out: out, err: err, env: {})
-    [status, out.string, err.string]
   end
 end

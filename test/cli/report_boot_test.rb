@@ -7,6 +7,7 @@ require "tmpdir"
 # `mallard report` on the stored boot run (test/fixtures/runs/boot), driven in-process: the terminal view, the
 # summary as JSON, the HTML report, and a boot killed before it wrote summary.json.
 class ReportBootTest < Minitest::Test
+  include CliRuns
   RUN = File.expand_path("../fixtures/runs/boot", __dir__)
   # Stored before `method` was renamed `methodology`: it loads under the new key, and is written with it.
   STORED = JSON.parse(File.read(File.join(RUN, "summary.json"))).then do |stored|
@@ -61,14 +62,5 @@ class ReportBootTest < Minitest::Test
     assert_equal 0, status, err
     assert_equal STORED, JSON.parse(out)
     assert_equal "mallard: #{run} has no summary.json; summarised from its raw files\n", err
-  end
-
-  private
-
-  def run_cli(*argv)
-    out = StringIO.new
-    err = StringIO.new
-    status = Mallard::CLI.new.run(argv, out: out, err: err, env: {})
-    [status, out.string, err.string]
   end
 end

@@ -10,6 +10,7 @@ require_relative "../report/heap_summaries"
 # into a heap run by a heap summary beside its own), and `mallard heap diff` on three dumps a Ruby takes of itself.
 # Both get the heap page.
 class ReportHeapHtmlTest < Minitest::Test
+  include CliRuns
   include HeapSummaries
 
   def setup
@@ -76,12 +77,5 @@ class ReportHeapHtmlTest < Minitest::Test
     _out, err, status = Open3.capture3(RbConfig.ruby, script)
     assert status.success?, err
     %w[a b c].map { |name| File.join(@tmp, "#{name}.json") }
-  end
-
-  def run_cli(*argv)
-    out = StringIO.new
-    err = StringIO.new
-    status = Mallard::CLI.new.run(argv, out: out, err: err, env: {})
-    [status, out.string, err.string]
   end
 end
