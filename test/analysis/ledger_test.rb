@@ -24,6 +24,19 @@ class LedgerTest < Minitest::Test
     assert_equal 100_000 - 10_000 - 20_000 - 1000 - 30_000 - 6144, glibc[Parts::UNEXPLAINED]
   end
 
+  # File-backed and stacks in PSS as the mappings say; the anonymous parts at the anonymous PSS/RSS ratio
+  # (here 40,000 of 68,000 KiB); the parts still add up, to PSS.
+  def test_parts_in_pss_split_the_anonymous_parts_pro_rata_and_add_up_to_pss
+    record = reading(stacks_kb: 2000, stacks_pss_kb: 1000, pss_kb: 51_000, file_pss_kb: 10_000)
+    pss = Parts.pss(record)
+
+    assert_equal 51_000, pss.values.compact.sum
+    assert_equal [10_000, 1000], pss.values_at(Parts::FILE, Parts::STACKS)
+    assert_equal (10_000 * 40.0 / 68).round, pss[Parts::LIVE]
+    assert_equal 2000, Parts.call(record)[Parts::STACKS]
+    assert_nil Parts.pss(reading), "a reading without its mappings has no PSS"
+  end
+
   def test_what_an_allocator_cannot_report_is_named_and_left_in_unexplained
     note = "mimalloc counts the bytes it has handed out only in its debug builds (MI_STAT > 1)"
     mimalloc = reading(allocator: "mimalloc", malloc_in_use_kb: nil, malloc: {}, malloc_note: note)

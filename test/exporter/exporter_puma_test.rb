@@ -29,6 +29,7 @@ class ExporterPumaTest < Minitest::Test
       assert_equal 2, workers.size, @server.log
       assert_equal ([master] + workers).sort, pids_in(text).sort, text
       assert_roles(text, master, workers)
+      assert_memory_parts(text, [master] + workers)
       assert_served_once_on_loopback(port, master)
     end
   end
@@ -141,6 +142,19 @@ class ExporterPumaTest < Minitest::Test
     workers.each { |pid| assert_match(/^ruby_gc_heap_live_slots\{pid="#{pid}",role="worker"\} \d+$/, text) }
     assert_equal 3, text.lines.grep(/\Aruby_allocator_info\{.*allocator="glibc",via="default"/).size
     assert_equal "# EOF\n", text.lines.last
+  end
+
+  # Each process's RSS in the ledger's parts, adding up to the RSS read from outside at the scrape, within what a
+  # process can change between its own reading and the scrape.
+  def assert_memory_parts(text, pids)
+    pids.each do |pid|
+      parts = text.scan(/^ruby_memory_part_bytes\{pid="#{pid}",role="\w+",part="([^"]+)"\} (\d+)$/).to_h
+      rss = text[/^ruby_process_rss_bytes\{pid="#{pid}",.*\} (\d+)$/, 1].to_i
+
+      assert_includes parts.keys, "malloc held free", text
+      assert_includes parts.keys, "stacks"
+      assert_in_delta rss, parts.values.sum(&:to_i), 0.1 * rss, parts.inspect
+    end
   end
 
   def assert_served_once_on_loopback(port, master)

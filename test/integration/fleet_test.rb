@@ -26,6 +26,7 @@ class FleetTest < Minitest::Test
       with_fleet do |url|
         lower = fleet(url, '{job="glibc"}', '{job="arena2"}')
         assert_arena2_lower(lower)
+        assert_arena2_holds_less_free(url)
         assert_aa_no_different(fleet(url, '{job="glibc",half="1"}', '{job="glibc",half="2"}'))
         assert_fail_over_gates(url)
         assert_too_few_has_no_verdict(url)
@@ -142,6 +143,18 @@ class FleetTest < Minitest::Test
     assert_operator change["ci"][1], :<, -1.0, "the whole interval below -1%"
     assert_operator change["ci"][0], :<=, change["pct"]
     assert_match(/Hodges–Lehmann/, summary["methodology"])
+  end
+
+  # Which part of RSS differs: the memory glibc holds free after the app freed it (the ledger's part, served by
+  # each process's exporter), lower with two arenas.
+  def assert_arena2_holds_less_free(url)
+    held = fleet(url, '{job="glibc"}', '{job="arena2"}', "--metric", "malloc-held")
+
+    assert_equal 'ruby_memory_part_bytes{part="malloc held free",job="glibc"}', held.dig("a", "query")
+    assert_equal "different", held.dig("change", "finding"), held.to_json
+    assert_operator held.dig("change", "ci", 1), :<, -1.0
+    out, = mallard("report", held["run_dir"])
+    assert_match(/the memory ledger's malloc held free per process/, out)
   end
 
   def assert_aa_no_different(summary)

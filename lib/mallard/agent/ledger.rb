@@ -3,6 +3,7 @@
 require_relative "json_text"
 require_relative "malloc_stats"
 require_relative "boot_reading"
+require_relative "mappings"
 
 module Mallard
   module Agent
@@ -10,9 +11,11 @@ module Mallard
     # (Analysis::Ledger): RSS and its file-backed part (statm), bytes in live Ruby slots and in all Ruby heap pages,
     # malloc in use beyond Ruby's heap pages (BootReading's rules, so boot and soak split alike), the allocator's
     # own statistics as it names them (mallinfo2's fordblks, jemalloc's stats.resident, ...; the analysis turns
-    # them into what the allocator holds free), YJIT's code region where YJIT runs, and the thread count.
+    # them into what the allocator holds free), YJIT's code region where YJIT runs, the thread count, and from
+    # the mappings (Mappings) the stacks' size and the process's PSS, in all and file-backed.
     #
-    # Cost: glibc's mallinfo2 walks every free chunk, milliseconds on a fragmented heap, so a reading is taken at
+    # Cost: glibc's mallinfo2 walks every free chunk, milliseconds on a fragmented heap, and the kernel walks every
+    # page table to fill smaps, so a reading is taken at
     # most every `interval` seconds (DEFAULT_INTERVAL, or MALLARD_LEDGER_INTERVAL), never per request, and each
     # line says what its reading cost (cost_ms, CPU time of this thread) so the run shows the ledger's own price.
     class Ledger
@@ -50,22 +53,25 @@ module Mallard
 
         @next = now + @interval
         started = Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID)
-        fields = reading
+        fields = self.fields
         fields["cost_ms"] = ((Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID) - started) * 1000).round(3)
         JsonText.object(+"", { "kind" => "ledger", "t" => (now - @origin).round(6), "pid" => Process.pid,
                                "requests" => requests }.merge(fields)) << "\n"
       end
 
-      private
-
-      def reading
+      # One reading's figures, by LedgerRecord's names (the exporter serves the parts they make, Exporter::Readings).
+      # @return [Hash{String=>Object}]
+      def fields
         @reading ||= BootReading.new
         _, rss, file, live, malloc, = @reading.to_a
         { "rss_kb" => kb(rss), "file_kb" => kb(file), "ruby_live_kb" => kb(live),
           "ruby_pages_kb" => kb(GC.stat(:heap_allocated_pages) * @page_bytes), "malloc_in_use_kb" => kb(malloc),
           "allocator" => MallocStats.source, "malloc_note" => MallocStats.unavailable_reason,
           "malloc" => MallocStats.statistics, "yjit_kb" => yjit_kb, "threads" => Thread.list.size }
+          .merge(Mappings.read || {})
       end
+
+      private
 
       # The bytes YJIT has written into its code region; nil where YJIT is not running.
       def yjit_kb

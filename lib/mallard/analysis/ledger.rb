@@ -19,7 +19,7 @@ module Mallard
     # at most (headroom_kb), so the remedy is `mallard compare`, not a leak hunt.
     module Ledger
       Result = Struct.new(:ledger, :app_held, :allocator_held, :headroom_kb, keyword_init: true)
-      Point = Struct.new(:t, :requests, :parts, keyword_init: true)
+      Point = Struct.new(:t, :requests, :parts, :pss, keyword_init: true)
       PER_REQUESTS = 1000
 
       module_function
@@ -73,14 +73,18 @@ module Mallard
 
       def summed(records)
         latest = {}
+        latest_pss = {}
         requests = {}
         records.map do |record|
           latest[record.pid] = LedgerParts.call(record)
+          latest_pss[record.pid] = LedgerParts.pss(record)
           requests[record.pid] = record.requests.to_i
-          parts = LedgerParts::NAMES.to_h { |name| [name, sum_of_processes(latest.values, name)] }
-          Point.new(t: record.t, requests: requests.values.sum, parts: parts)
+          Point.new(t: record.t, requests: requests.values.sum, parts: summed_parts(latest.values),
+                    pss: (summed_parts(latest_pss.values) unless latest_pss.values.any?(&:nil?)))
         end
       end
+
+      def summed_parts(readings) = LedgerParts::NAMES.to_h { |name| [name, sum_of_processes(readings, name)] }
 
       # A part unread in any process is unread in the sum.
       def sum_of_processes(readings, name)
@@ -109,14 +113,18 @@ module Mallard
 
       def ledger(run, records, points, work, sentence)
         last = records.last
-        rss = points.last.parts.values.compact.sum
-        explained = rss.positive? ? (100.0 * (rss - points.last.parts[LedgerParts::UNEXPLAINED]) / rss).round(1) : nil
         Summary::Ledger.new(readings: records.size, interval_s: interval(records), allocator: last.allocator,
-                            not_read: LedgerParts.not_read(last), explained_pct: explained,
+                            not_read: LedgerParts.not_read(last), explained_pct: explained_pct(points.last.parts),
+                            pss_kb: points.last.pss&.values&.compact&.sum,
                             cost_ms: Statistics.median(records.filter_map(&:cost_ms))&.round(3),
                             unit: run.script? ? "KiB per second" : "KiB per 1,000 #{run.unit}", sentence: sentence,
                             names: LedgerParts::NAMES, series: series(points), parts: parts(points, work),
                             processes: processes(records))
+      end
+
+      def explained_pct(parts)
+        rss = parts.values.compact.sum
+        rss.positive? ? (100.0 * (rss - parts[LedgerParts::UNEXPLAINED]) / rss).round(1) : nil
       end
 
       def parts(points, work)
@@ -124,8 +132,9 @@ module Mallard
           next if points.all? { |point| point.parts[name].nil? }
 
           judged = judge(points, [name], work)
-          Summary::LedgerPart.new(name: name, kb: points.last.parts[name], slope: judged&.slope&.round(1),
-                                  ci: judged&.ci&.map { |bound| bound.round(1) }, verdict: judged&.state)
+          Summary::LedgerPart.new(name: name, kb: points.last.parts[name], pss_kb: points.last.pss&.dig(name),
+                                  slope: judged&.slope&.round(1), ci: judged&.ci&.map { |bound| bound.round(1) },
+                                  verdict: judged&.state)
         end
       end
 
@@ -136,7 +145,8 @@ module Mallard
       def processes(records)
         records.group_by(&:pid).map do |pid, readings|
           Summary::LedgerProcess.new(pid: pid, rss_kb: readings.last.rss_kb, parts: LedgerParts.call(readings.last),
-                                     first_parts: LedgerParts.call(readings.first))
+                                     first_parts: LedgerParts.call(readings.first), pss_kb: readings.last.pss_kb,
+                                     pss_parts: LedgerParts.pss(readings.last))
         end
       end
 
@@ -145,8 +155,8 @@ module Mallard
         Statistics.median(gaps)&.round(2)
       end
 
-      private_class_method :unconfirmed, :flat_objects?, :span, :summed, :sum_of_processes, :sum_of, :axis, :judge,
-                           :ledger, :parts, :series, :processes, :interval
+      private_class_method :unconfirmed, :flat_objects?, :span, :summed, :summed_parts, :sum_of_processes, :sum_of,
+                           :axis, :judge, :ledger, :explained_pct, :parts, :series, :processes, :interval
     end
   end
 end

@@ -10,18 +10,27 @@ module Mallard
     #   free chunks in its arenas; jemalloc's resident minus allocated, dirty and metadata pages; tcmalloc's heap
     #   minus allocated minus unmapped, its page heap and caches); nil where the allocator cannot say (mimalloc);
     # - file-backed: code and other mapped files (shared by forked workers);
+    # - stacks: the threads' and fibers' stacks (the pages they have touched);
     # - YJIT code: its code region, where YJIT runs;
-    # - unexplained: RSS minus all of the above (thread stacks, the VM's own mappings, what an allocator does not
-    #   report), shown, never hidden: the parts always add up to RSS.
+    # - unexplained: RSS minus all of the above (the VM's own mappings, what an allocator does not report), shown,
+    #   never hidden: the parts always add up to RSS.
+    #
+    # The same parts in PSS (pss), where pages shared with other processes (a forked worker's copy-on-write pages,
+    # shared libraries) count a share each: file-backed and stacks as the mappings say; the parts measured inside
+    # the process (Ruby's heap, malloc, YJIT), which no mapping names, at the process's anonymous memory's PSS to
+    # RSS ratio, pro rata; unexplained, what is left of the process's PSS.
     module LedgerParts
       LIVE = "ruby live objects"
       FREE_SLOTS = "ruby free slots"
       MALLOC = "malloc in use"
       HELD = "malloc held free"
       FILE = "file-backed"
+      STACKS = "stacks"
       YJIT = "YJIT code"
       UNEXPLAINED = "unexplained"
-      NAMES = [LIVE, FREE_SLOTS, MALLOC, HELD, FILE, YJIT, UNEXPLAINED].freeze
+      NAMES = [LIVE, FREE_SLOTS, MALLOC, HELD, FILE, STACKS, YJIT, UNEXPLAINED].freeze
+      # The parts read inside the process, from anonymous memory no mapping tells apart.
+      ANONYMOUS = [LIVE, FREE_SLOTS, MALLOC, HELD, YJIT].freeze
       # What the app holds (retention when it grows), and what the allocator holds for it (fragmentation or
       # settling when it grows under a flat app-held line: what another allocator can win).
       APP_HELD = [LIVE, MALLOC].freeze
@@ -49,8 +58,27 @@ module Mallard
       # @return [Hash{String=>Integer, nil}] KiB by part name, in NAMES order
       def call(record)
         known = { LIVE => record.ruby_live_kb, FREE_SLOTS => free_slots(record), MALLOC => record.malloc_in_use_kb,
-                  HELD => held_kb(record), FILE => record.file_kb, YJIT => record.yjit_kb }
+                  HELD => held_kb(record), FILE => record.file_kb, STACKS => record.stacks_kb, YJIT => record.yjit_kb }
         known.merge(UNEXPLAINED => record.rss_kb.to_i - known.values.compact.sum)
+      end
+
+      # The parts in PSS (see above); nil for a reading without its mappings' PSS.
+      # @return [Hash{String=>Integer, nil}, nil]
+      def pss(record)
+        return unless record.pss_kb
+
+        rss = call(record)
+        share = anonymous_share(record)
+        known = ANONYMOUS.to_h { |name| [name, rss[name] && (rss[name] * share).round] }
+                         .merge(FILE => record.file_pss_kb, STACKS => record.stacks_pss_kb)
+        NAMES.to_h { |name| [name, known[name]] }.merge(UNEXPLAINED => record.pss_kb - known.values.compact.sum)
+      end
+
+      # The PSS of the process's anonymous memory (neither file-backed nor stacks) over its RSS.
+      def anonymous_share(record)
+        anon_rss = record.rss_kb.to_i - record.file_kb.to_i - record.stacks_kb.to_i
+        anon_pss = record.pss_kb - record.file_pss_kb.to_i - record.stacks_pss_kb.to_i
+        anon_rss.positive? ? anon_pss.fdiv(anon_rss) : 1.0
       end
 
       # What this reading's allocator cannot report, in words; nil when it reports everything.
@@ -70,7 +98,7 @@ module Mallard
         bytes && (bytes / 1024.0).round
       end
 
-      private_class_method :free_slots, :held_kb
+      private_class_method :free_slots, :held_kb, :anonymous_share
     end
   end
 end

@@ -12,7 +12,8 @@ module Mallard
         median over the window; B against A as a % change with a 95% interval — the Hodges–Lehmann
         shift with the Mann–Whitney interval, called a difference only beyond ±#{format('%g', Analysis::Significance::NOISE_PCT)}%.
         Selectors are Prometheus label matchers: '{job="app",pod=~"web-a.*",role="worker"}'.
-        Metrics: #{Experiments::Fleet::METRICS.keys.join(', ')} (default pss).
+        Metrics: #{(Experiments::Fleet::METRICS.keys - Experiments::Fleet::PARTS.keys).join(', ')} (default pss), or a part of
+        the memory ledger (which part of RSS differs): #{Experiments::Fleet::PARTS.keys.join(', ')}.
 
         The fetched series and the summary are kept in a run directory (`mallard report DIR`).
         Exit status: 0 done (or within --fail-over), 1 failed --fail-over (B higher than A by more
@@ -67,7 +68,7 @@ module Mallard
           opts.on("--step DURATION", "between the query's points (default: window / 1000, at least 1s)") do |v|
             @cli[:step_s] = duration(v)
           end
-          opts.on("--metric NAME", "pss, rss, uss or malloc (default pss)") { |v| @cli[:metric] = v }
+          opts.on("--metric NAME", "one of the metrics above (default pss)") { |v| @cli[:metric] = v }
           opts.on("--out DIR", "the run directory (default: a new one under .mallard/runs)") { |v| @cli[:out] = v }
           define_gate_and_view(opts)
         end

@@ -7,9 +7,15 @@ module Mallard
     # later — work from what was fetched, never from a second query. Nothing is written when Prometheus cannot
     # answer, or a selector matches nothing.
     class Fleet
-      # --metric: the exporter's per-process families (lib/mallard/exporter/exposition.rb), all in bytes.
+      # The memory ledger's parts (Analysis::LedgerParts) as --metric names.
+      PARTS = { "ruby-live" => "ruby live objects", "ruby-free" => "ruby free slots", "malloc-used" => "malloc in use",
+                "malloc-held" => "malloc held free", "file" => "file-backed", "stacks" => "stacks",
+                "yjit" => "YJIT code", "unexplained" => "unexplained" }.freeze
+      # --metric: the exporter's per-process families (lib/mallard/exporter/exposition.rb), all in bytes; a
+      # ledger part is its family's series with that part's label.
       METRICS = { "pss" => "ruby_process_pss_bytes", "rss" => "ruby_process_rss_bytes",
-                  "uss" => "ruby_process_uss_bytes", "malloc" => "ruby_malloc_in_use_bytes" }.freeze
+                  "uss" => "ruby_process_uss_bytes", "malloc" => "ruby_malloc_in_use_bytes" }
+                .merge(PARTS.transform_values { |part| %(ruby_memory_part_bytes{part="#{part}"}) }).freeze
       MATCHER = /\A\s*[a-zA-Z_][a-zA-Z0-9_]*\s*(=~|!~|!=|=)\s*"(?:[^"\\]|\\.)*"\s*\z/
       # Prometheus refuses a range query of more than 11,000 points per series.
       MAX_POINTS = 1_000
@@ -32,7 +38,8 @@ module Mallard
                             "'{job=\"app\",role=\"worker\"}'"
         end
 
-        "#{METRICS.fetch(metric)}{#{matchers.map(&:strip).join(',')}}"
+        name, fixed = METRICS.fetch(metric).delete_suffix("}").split("{", 2)
+        "#{name}{#{[fixed, *matchers.map(&:strip)].compact.join(',')}}"
       end
 
       # Points per series: one a step, the window cut into at most MAX_POINTS, never finer than a second.

@@ -45,6 +45,12 @@ module Mallard
         end
       end
 
+      def self.memory_parts(snapshot)
+        snapshot.readings.filter_map do |key, value|
+          [{ "part" => Readings.part_name(key) }, value] if key.start_with?(Readings::PART_PREFIX)
+        end
+      end
+
       def self.allocator(snapshot)
         found = snapshot.allocator
         found && [[{ "allocator" => found.name.to_s, "via" => found.via.to_s, "library" => found.path.to_s }, 1]]
@@ -73,6 +79,9 @@ module Mallard
         Family.new("ruby_malloc_stat_bytes", "gauge", "bytes", "The allocator's own statistics, by its own names " \
                                                                "(glibc mallinfo2.*, jemalloc stats.*, tcmalloc).",
                    method(:malloc_statistics)),
+        Family.new("ruby_memory_part_bytes", "gauge", "bytes",
+                   "RSS in the parts of mallard's memory ledger: ruby live objects, ruby free slots, malloc in use, " \
+                   "malloc held free, file-backed, stacks, YJIT code, unexplained.", method(:memory_parts)),
         reading("ruby_malloc_trims", "counter", "trims", "malloc_trim(0) calls by mallard/trim (glibc-trim)."),
         Family.new("ruby_allocator", "info", nil, "The malloc the process really runs, as `mallard doctor` reads it " \
                                                   "from /proc/PID/maps: allocator, via (preloaded, linked, default) " \

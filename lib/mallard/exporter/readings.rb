@@ -1,17 +1,23 @@
 # frozen_string_literal: true
 
 require_relative "../agent/malloc_stats"
+require_relative "../agent/ledger"
+require_relative "../run/records"
+require_relative "../analysis/ledger_parts"
 
 module Mallard
   module Exporter
-    # What only a process itself can read about its memory: GC.stat's counts, its allocator's statistics, and how
-    # often mallard/trim has trimmed. Each process of the tree writes its own to a file every interval (see
-    # Exporter), and the one that serves reads them all at a scrape. The format is "key value" lines, so the app
+    # What only a process itself can read about its memory: GC.stat's counts, its allocator's statistics, how
+    # often mallard/trim has trimmed, and its RSS in the memory ledger's parts (Analysis::LedgerParts, from the
+    # reading a soak's agent takes, Agent::Ledger: about 2–5 ms of CPU each, most of it the kernel filling smaps).
+    # Each process of the tree writes its own to a file every interval (see Exporter), and the one that serves
+    # reads them all at a scrape. The format is "key value" lines, so the app
     # loads no json for it. GC.stat's keys differ between Rubies: a key the running one lacks is left out,
     # never written as a made-up zero.
     module Readings
       GC_KEYS = %i[count minor_gc_count major_gc_count time heap_live_slots old_objects heap_allocated_pages].freeze
       MALLOC_PREFIX = "malloc."
+      PART_PREFIX = "part."
 
       module_function
 
@@ -24,7 +30,26 @@ module Mallard
         Agent::MallocStats.statistics.each { |name, value| readings["#{MALLOC_PREFIX}#{name}"] = value }
         trims = trim_count
         readings["trims"] = trims if trims
-        readings
+        readings.merge(parts)
+      end
+
+      # The ledger's parts in bytes, as "part.<name, spaces as _>" (a reading's key has no space); a part the
+      # allocator cannot report is left out.
+      def parts
+        record = Run::LedgerRecord.from_h(ledger.fields)
+        Analysis::LedgerParts.call(record).filter_map do |name, kb|
+          ["#{PART_PREFIX}#{name.tr(' ', '_')}", kb * 1024] if kb
+        end.to_h
+      end
+
+      # A part's name from its reading's key.
+      def part_name(key) = key.delete_prefix(PART_PREFIX).tr("_", " ")
+
+      # One per process: the reading keeps /proc/self/statm open, and a forked child's /proc/self is not its parent's.
+      def ledger
+        @ledger = nil unless @ledger_pid == Process.pid
+        @ledger_pid = Process.pid
+        @ledger ||= Agent::Ledger.new(origin: 0.0)
       end
 
       # mallard/trim's count, when it is loaded and trimming in this process.

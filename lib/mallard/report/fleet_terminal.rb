@@ -33,6 +33,9 @@ module Mallard
       private
 
       def metric_name
+        part = Experiments::Fleet::PARTS[@summary.metric]
+        return "the memory ledger's #{part}" if part
+
         METRIC_NAMES.fetch(@summary.metric, Text.printable(@summary.metric))
       end
 

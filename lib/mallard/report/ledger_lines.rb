@@ -10,20 +10,22 @@ module Mallard
 
       # Short names for the stacked line, in the ledger's order.
       SHORT = { "ruby live objects" => "ruby live", "ruby free slots" => "ruby free", "malloc in use" => "malloc",
-                "malloc held free" => "malloc free", "file-backed" => "file", "YJIT code" => "yjit",
-                "unexplained" => "unexplained" }.freeze
+                "malloc held free" => "malloc free", "file-backed" => "file", "stacks" => "stacks",
+                "YJIT code" => "yjit", "unexplained" => "unexplained" }.freeze
 
       # @param ledger [Summary::Ledger, nil]
-      def initialize(ledger, color:)
+      # @param pss [String, nil] SoakSentences#ledger_pss
+      def initialize(ledger, color:, pss: nil)
         @ledger = ledger
         @color = color
+        @pss = pss
       end
 
       # @return [Array<String>]
       def lines
         return [] unless @ledger
 
-        [@ledger.sentence, *@ledger.processes.map { |process| stacked(process) }, trends, footnote].compact
+        [@ledger.sentence, *@ledger.processes.map { |process| stacked(process) }, @pss, trends, footnote].compact
       end
 
       private

@@ -39,12 +39,14 @@ module Mallard
       # A gc run (`mallard gc`) puts the GC timeline and the live set first.
       def sections
         gc = [["GC", @gc.gc], ["Live set", @gc.live_set]]
-        memory = [["Memory", memory_lines], ["Ledger", LedgerLines.new(@summary.ledger, color: @color).lines]]
+        memory = [["Memory", memory_lines], ["Ledger", ledger_lines]]
         rest = [["Script", script_line], ["Load", load_line], ["Jobs", job_lines], ["App", app_line], ["Flags", flags],
                 ["Run", [run_dir, skipped_line, @summary.cpu_layout&.description]]]
         overall = [["Verdict", conclusion]]
         @summary.gc_first? ? overall + gc + memory + rest : overall + memory + gc.reverse + rest
       end
+
+      def ledger_lines = LedgerLines.new(@summary.ledger, color: @color, pss: @sentences.ledger_pss).lines
 
       def conclusion
         verdict = @summary.verdict

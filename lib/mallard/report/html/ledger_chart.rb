@@ -22,12 +22,15 @@ module Mallard
         SWATCH = 18
         CHAR_WIDTH = 7.2
         FILLS = { "ruby live objects" => "#fdae6b", "ruby free slots" => "#fdd0a2", "malloc in use" => "#74c476",
-                  "malloc held free" => "#c7e9c0", "file-backed" => "#9ecae1", "YJIT code" => "#fa9fb5",
+                  "malloc held free" => "#c7e9c0", "file-backed" => "#9ecae1", "stacks" => "#6baed6",
+                  "YJIT code" => "#fa9fb5",
                   "unexplained" => "#bcbddc" }.freeze
 
         # @param ledger [Summary::Ledger, nil]
-        def initialize(ledger)
+        # @param pss [String, nil] what several processes take together (SoakSentences#ledger_pss)
+        def initialize(ledger, pss: nil)
           @ledger = ledger
+          @pss = pss
           @points = Array(ledger&.series)
           # Parts never read (YJIT off, malloc on mimalloc) are left out of the bands and the legend alike.
           @drawn = Array(ledger&.names).each_with_index.reject do |_, index|
@@ -40,7 +43,7 @@ module Mallard
         def to_html
           return "" if @points.size < 2
 
-          note = tag(:p, h(@ledger.sentence.to_s), class: "note")
+          note = [@ledger.sentence, @pss].compact.map { |text| tag(:p, h(text), class: "note") }.join("\n")
           Safe.new(tag(:figure, ["", tag(:figcaption, h(title)), to_svg, note, ""].join("\n"), class: "chart",
                                                                                                id: "chart-ledger"))
         end

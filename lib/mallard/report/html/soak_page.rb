@@ -20,12 +20,14 @@ module Mallard
         # A gc run (`mallard gc`) shows GC before memory.
         def sections
           memory = Section.new(id: "memory", title: "Memory over time",
-                               parts: [@charts.memory.to_html, LedgerChart.new(@summary.ledger).to_html]).to_s
+                               parts: [@charts.memory.to_html, ledger_chart]).to_s
           middle = @summary.gc_first? ? [gc_section, memory, load_section] : [memory, load_section, gc_section]
           [header, SoakVerdictView.new(@summary).to_s, *middle, MetadataView.new(@meta).to_s]
         end
 
         private
+
+        def ledger_chart = LedgerChart.new(@summary.ledger, pss: SoakSentences.new(@summary).ledger_pss).to_html
 
         def kind = @summary.kind || "soak"
 

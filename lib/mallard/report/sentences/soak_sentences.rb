@@ -17,7 +17,7 @@ module Mallard
 
       # Every sentence this summary gives, for a check that each view shows them all.
       def all
-        [memory_slope, memory_hint, live_set_slope, live_set_hint, live_set_basis, gc_runs, gc_pauses,
+        [memory_slope, memory_hint, live_set_slope, live_set_hint, live_set_basis, ledger_pss, gc_runs, gc_pauses,
          *gc_settings].compact
       end
 
@@ -61,6 +61,19 @@ module Mallard
       # What the live set was judged on, and any caveat.
       def live_set_basis
         @live_set && [@live_set.measure, @live_set.note].compact.join(": ")
+      end
+
+      # What several processes take together, where RSS counts each page they share (a forked worker's
+      # copy-on-write heap, shared libraries) once in each: their PSS, and the file-backed part's.
+      def ledger_pss
+        ledger = @summary.ledger
+        count = Array(ledger&.processes).size
+        return unless ledger&.pss_kb && count > 1
+
+        rss = ledger.processes.sum { |process| process.rss_kb.to_i }
+        file = ledger.parts.find { |part| part.name == Analysis::LedgerParts::FILE }
+        format("the %d processes take %s together (PSS: a shared page split among its sharers) against %s of RSS " \
+               "summed; file-backed %s of %s", count, mib(ledger.pss_kb), mib(rss), mib(file&.pss_kb), mib(file&.kb))
       end
 
       def gc_runs
