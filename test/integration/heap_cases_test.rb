@@ -23,6 +23,7 @@ class HeapCasesTest < Minitest::Test
   end
 
   def teardown
+    system("umount", "--lazy", @disk, exception: true) if @disk
     FileUtils.remove_entry(@tmp)
     super
   end
@@ -95,9 +96,66 @@ class HeapCasesTest < Minitest::Test
     Process.kill("KILL", pid) if pid && !status
   end
 
+  # The run directory on a disk that another writer fills once the run has started: samples.jsonl takes no more
+  # lines (its next page), the run stops there, says so in one line and keeps what it wrote before.
+  def test_exit_74_when_the_run_directory_takes_no_more_writes
+    out_dir = File.join(small_disk, "run")
+    pid = spawn_heap(File.join(APPS, "gusher"), "--duration", "20", "--json", "--out", out_dir)
+    assert wait_for(timeout: 60) { File.size?(File.join(out_dir, "samples.jsonl")) } # load has begun: before dump A
+    filler = keep_full(@disk)
+    _, status = Timeout.timeout(120) { Process.wait2(pid) }
+    err = output("err")
+
+    assert_equal 74, status.exitstatus, err
+    assert_match(%r{\Amallard: cannot write \S+/samples\.jsonl: No space left on device[^\n]*\n\z}, err)
+    assert_ended_unsaved JSON.parse(output("out")), out_dir
+    assert eventually(5) { processes_tagged(@tag).empty? }, -> { "left: #{command_lines(processes_tagged(@tag))}" }
+  ensure
+    Process.kill("KILL", pid) if pid && !status
+    filler&.kill&.join
+  end
+
   private
 
   def run_dir = File.join(@tmp, "run")
+
+  # mallard heap in the background, its output in @tmp/out and @tmp/err (#output).
+  def spawn_heap(*args)
+    Process.spawn({ "MALLARD_TEST_TAG" => @tag }, Gem.ruby, Processes::EXE, "heap", *args,
+                  out: File.join(@tmp, "out"), err: File.join(@tmp, "err"))
+  end
+
+  def output(name) = File.read(File.join(@tmp, name))
+
+  # A tmpfs of 256 KiB: room for the run's start (meta.json, the app's log, the first samples), not for dumps.
+  def small_disk
+    root_only("mounts a tmpfs")
+    disk = File.join(@tmp, "disk")
+    Dir.mkdir(disk)
+    skip "cannot mount a tmpfs here" unless system("mount", "-t", "tmpfs", "-o", "size=256k,mode=0755", "tmpfs", disk)
+    @disk = disk
+  end
+
+  # Takes every page the disk frees (a dump cut short and removed, a summary's temporary file) until killed.
+  def keep_full(disk)
+    Thread.new do
+      loop do
+        File.open(File.join(disk, "filler"), "a") { |file| loop { file.write("\0" * 65_536) } }
+      rescue Errno::ENOSPC
+        sleep 0.05
+      end
+    end
+  end
+
+  # Interrupted as the soak was, with the reason in the summary too; what was written before the disk filled is kept,
+  # and summary.json, which found no room, is not there half-written.
+  def assert_ended_unsaved(summary, out_dir)
+    assert_equal %w[interrupted write_failed], summary.values_at("status", "cause")
+    assert_match(/samples\.jsonl: No space left on device.*this summary was not saved/, summary["reason"])
+    assert_equal "heap", JSON.parse(File.read(File.join(out_dir, "meta.json")))["command"]
+    assert_operator File.readlines(File.join(out_dir, "samples.jsonl")).size, :>=, 2, "the samples taken before"
+    refute File.exist?(File.join(out_dir, "summary.json"))
+  end
 
   def help = mallard("heap", "--help").first
 
@@ -139,7 +197,7 @@ class HeapCasesTest < Minitest::Test
 
   def line_of(file, text) = File.readlines(file).index { |line| line.include?(text) } + 1
 
-  def root_only
-    skip "needs root: --user switches users" unless Process.euid.zero?
+  def root_only(why = "--user switches users")
+    skip "needs root: #{why}" unless Process.euid.zero?
   end
 end

@@ -92,18 +92,30 @@ module Mallard
         GC.start(full_mark: false, immediate_sweep: false)
       end
 
-      # In the child: nothing but this thread runs here, and nothing of the app's at_exit.
+      # In the child: nothing but this thread runs here, and nothing of the app's at_exit — not even when the failure
+      # cannot be written either (a full disk), which would otherwise raise out of the fork block into at_exit.
       def write(number, forked_at, (generation, rss_kb))
         base = File.join(@dir, "heap-#{Process.ppid}-#{number}")
         GC.start
+        created = false
         File.open("#{base}.json", File::WRONLY | File::CREAT | File::EXCL, 0o600) do |file|
+          created = true
           ObjectSpace.dump_all(output: file)
         end
         marker(base, number, forked_at, generation, rss_kb)
         exit!(0)
       rescue StandardError => e
-        File.write("#{base}.failed", "#{e.class}: #{e.message}\n")
+        failed(base, e, created)
         exit!(1)
+      end
+
+      # A dump cut short is no dump: it goes, giving back the space a full disk needs for the run's own records and
+      # for saying why.
+      def failed(base, error, created)
+        File.delete("#{base}.json") if created
+        File.write("#{base}.failed", "#{error.class}: #{error.message}\n")
+      rescue StandardError
+        nil # mallard finds the dump missing and says so
       end
 
       # json only in the dump's child: loaded into the app it would slow every request (RecordLine).

@@ -29,10 +29,17 @@ module Mallard
         summary = measure(target, run_dir, argv)
         render(summary)
         HtmlOutput.write(@cli[:html], @err, summary: summary, meta: Run::SoakReader.read(run_dir).meta)
+        say_unsaved(summary)
         summary.outcome.exit_status
       end
 
       private
+
+      # The run directory holds less than the view shown (`mallard report` cannot show it again): said on stderr too,
+      # where a script reading --json sees it.
+      def say_unsaved(summary)
+        @err.puts "mallard: #{Text.printable(summary.reason)}" if summary.outcome.cause == "write_failed"
+      end
 
       def measure(target, run_dir, argv)
         Experiments::Soak.new(target: target, options: @measure.soak, run_dir: run_dir, reporter: reporter,

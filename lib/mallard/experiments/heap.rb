@@ -20,17 +20,26 @@ module Mallard
         @notice = notice
       end
 
+      # A directory that takes no more writes costs its files, never the summary: the heap's ends as the soak's did
+      # (interrupted, write_failed), from the soak's summary in hand when soak_summary.json did not take it (nor
+      # meta.json, then, how the soak ended).
       # @return [Summary::Heap] (also written to summary.json, or marked as not saved)
       def call
         dumps = HeapDumps.new(run_dir: @run_dir, duration: @options.duration, url: -> { @target.url },
                               path: @options.paths.first, user: @user, notice: @notice)
-        begin
-          Soak.new(target: @target, options: @options, run_dir: @run_dir, reporter: @reporter,
-                   command_line: @command_line, command: "heap", ticker: dumps).call
-        ensure
-          dumps.record
-        end
-        @run_dir.save_summary(Analysis::HeapSummary.call(Run::HeapReader.read(@run_dir)))
+        soak = soak(dumps)
+        run = Run::HeapReader.read(@run_dir)
+        run.soak.summary ||= soak # the same summary, unless soak_summary.json did not take it
+        @run_dir.save_summary(Analysis::HeapSummary.call(run), earlier: [@schedule_failure])
+      end
+
+      private
+
+      def soak(dumps)
+        Soak.new(target: @target, options: @options, run_dir: @run_dir, reporter: @reporter,
+                 command_line: @command_line, command: "heap", ticker: dumps).call
+      ensure
+        @schedule_failure = @run_dir.saved { dumps.record }
       end
     end
   end

@@ -36,7 +36,7 @@ module Mallard
       def read(directory)
         heap = directory.file(DIRECTORY)
         HeapRun.new(path: directory.path, soak: SoakReader.read(directory), dumps: dumps(directory),
-                    failures: Dir.glob(File.join(heap, "*.failed")).map { |path| File.read(path).strip },
+                    failures: Dir.glob(File.join(heap, "*.failed")).map { |path| failure(path) },
                     schedule: directory.read_json(SCHEDULE) || {},
                     summary: Summary::Heap.from_h(directory.read_json("summary.json")))
       end
@@ -57,7 +57,13 @@ module Mallard
         end
       end
 
-      private_class_method :dumps
+      # A marker left empty names a dump whose reason found no room either (a full disk).
+      def failure(path)
+        reason = File.read(path).strip
+        reason.empty? ? "#{File.basename(path, '.failed')} failed and could not say why" : reason
+      end
+
+      private_class_method :dumps, :failure
     end
   end
 end
