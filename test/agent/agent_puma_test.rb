@@ -109,7 +109,7 @@ class AgentPumaTest < Minitest::Test
             .map { |name| "mallard/#{name}.rb" }
     extension = "mallard/gc_events_ext.#{RbConfig::CONFIG['DLEXT']}"
     # Recording, the memory ledger loads its reading and the malloc statistics extension.
-    ledger = %w[agent/boot_reading.rb agent/ledger.rb agent/malloc_stats.rb] +
+    ledger = %w[agent/boot_reading.rb agent/ledger.rb agent/malloc_stats.rb agent/mappings.rb] +
              ["malloc_stats_ext.#{RbConfig::CONFIG['DLEXT']}"]
 
     assert_equal ["NilClass", 1, nil, files].inspect, idle

@@ -16,18 +16,24 @@ class MappingsTest < Minitest::Test
                    "file_pss_kb" => 100 }, Mappings.read(FIXTURE))
   end
 
-  # Each thread adds a stack; the totals are the kernel's own (smaps_rollup) within what changed between reads.
-  def test_this_process_has_a_stack_per_thread_and_its_pss_is_the_kernels
-    before = Mappings.read
-    threads = Array.new(4) { Thread.new { sleep } }
-    Thread.pass until threads.all? { |thread| thread.status == "sleep" }
-    after = Mappings.read
-    rollup = File.read("/proc/self/smaps_rollup")[/^Pss:\s+(\d+)/, 1].to_i
+  # In a fresh Ruby (no stacks cached from threads that ended), each thread that recurses deeply adds its touched
+  # stack; the PSS is the kernel's own (smaps_rollup) within what changed between the two reads.
+  def test_a_ruby_has_a_stack_per_thread_and_its_pss_is_the_kernels
+    out, err, status = Open3.capture3(Gem.ruby, "-I#{File.expand_path('../../lib', __dir__)}", "-e", <<~'RUBY')
+      require "mallard/agent/mappings"
+      def deep(depth) = depth.zero? ? 0 : deep(depth - 1) + 1
+      before = Mallard::Agent::Mappings.read
+      threads = Array.new(4) { Thread.new { deep(2_000) && sleep } }
+      Thread.pass until threads.all? { |thread| thread.status == "sleep" }
+      after = Mallard::Agent::Mappings.read
+      rollup = File.read("/proc/self/smaps_rollup")[/^Pss:\s+(\d+)/, 1]
+      puts [before["stacks_kb"], after["stacks_kb"], after["pss_kb"], rollup].join(" ")
+    RUBY
+    assert status.success?, err
+    before, after, pss, rollup = out.split.map(&:to_i)
 
-    assert_operator after["stacks_kb"], :>=, before["stacks_kb"] + 4, "a touched page per new thread at least"
-    assert_in_delta rollup, after["pss_kb"], 0.05 * rollup
-  ensure
-    threads&.each(&:kill)
+    assert_operator after, :>=, before + (4 * 16), "each new thread's touched stack"
+    assert_in_delta rollup, pss, 0.05 * rollup
   end
 
   def test_no_smaps_is_nil

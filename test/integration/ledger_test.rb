@@ -12,8 +12,9 @@ class LedgerIntegrationTest < Minitest::Test
 
   APPS = File.expand_path("../fixtures/apps", __dir__)
   SCRIPTS = File.expand_path("../fixtures/scripts", __dir__)
-  # Coarser than the agent's 0.5 s records, fine enough for a short run to have readings to judge.
-  LEDGER_ENV = { "MALLARD_LEDGER_INTERVAL" => "1" }.freeze
+  # Coarser than the agent's 0.5 s records, fine enough for a short run to have readings to judge; the mappings
+  # (stacks, PSS) at each, so a short run's last reading has them fresh.
+  LEDGER_ENV = { "MALLARD_LEDGER_INTERVAL" => "1", "MALLARD_MAPPINGS_INTERVAL" => "1" }.freeze
   # A script of a few seconds needs readings twice as often to have enough to judge.
   SCRIPT_LEDGER_ENV = { "MALLARD_LEDGER_INTERVAL" => "0.5" }.freeze
   # 60 s of load, the app's boot and warm-up, and a shared machine.

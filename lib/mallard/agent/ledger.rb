@@ -14,35 +14,49 @@ module Mallard
     # them into what the allocator holds free), YJIT's code region where YJIT runs, the thread count, and from
     # the mappings (Mappings) the stacks' size and the process's PSS, in all and file-backed.
     #
-    # Cost: glibc's mallinfo2 walks every free chunk, milliseconds on a fragmented heap, and the kernel walks every
-    # page table to fill smaps, so a reading is taken at
+    # Cost: glibc's mallinfo2 walks every free chunk, milliseconds on a fragmented heap, so a reading is taken at
     # most every `interval` seconds (DEFAULT_INTERVAL, or MALLARD_LEDGER_INTERVAL), never per request, and each
     # line says what its reading cost (cost_ms, CPU time of this thread) so the run shows the ledger's own price.
+    # The mappings cost the app far more than their own CPU: the kernel fills smaps holding the process's mmap
+    # lock, which glibc's arenas need as they grow and shrink. Read every 2 s, they cost the allocation-bound demo
+    # app 18% of its CPU per request; the ledger without them nothing detectable (bench/agent_paired.rb). So they
+    # are read every MAPPINGS_INTERVAL (MALLARD_MAPPINGS_INTERVAL), and each reading in between carries the last
+    # (mappings_t: when they were read): stacks and the share of shared pages move slowly.
     class Ledger
       DEFAULT_INTERVAL = 2.0
+      MAPPINGS_INTERVAL = 30.0
 
       # @param origin [Float] the CLOCK_MONOTONIC value the run's t counts from
       # @param interval [Float] seconds between readings, at least
-      def initialize(origin:, interval: DEFAULT_INTERVAL)
+      # @param mappings_interval [Float] seconds between readings of the mappings, at least
+      def initialize(origin:, interval: DEFAULT_INTERVAL, mappings_interval: MAPPINGS_INTERVAL)
         @origin = origin
         @interval = interval
+        @mappings_interval = mappings_interval
         @next = 0.0
         @page_bytes = GC::INTERNAL_CONSTANTS[:HEAP_PAGE_SIZE].to_i
       end
 
-      # @param env [Hash] MALLARD_LEDGER_INTERVAL: seconds, or "off"
+      # @param env [Hash] MALLARD_LEDGER_INTERVAL: seconds, or "off"; MALLARD_MAPPINGS_INTERVAL: seconds
       # @return [Ledger, nil] nil when switched off
       def self.from_env(env, origin:)
         wanted = env["MALLARD_LEDGER_INTERVAL"]
         return if wanted == "off"
 
-        interval = Float(wanted, exception: false)
-        new(origin: origin, interval: interval&.positive? ? interval : DEFAULT_INTERVAL)
+        new(origin: origin, interval: seconds(wanted, DEFAULT_INTERVAL),
+            mappings_interval: seconds(env["MALLARD_MAPPINGS_INTERVAL"], MAPPINGS_INTERVAL))
       end
+
+      def self.seconds(value, default)
+        number = Float(value, exception: false)
+        number&.positive? ? number : default
+      end
+      private_class_method :seconds
 
       # A forked child reads its own memory, from the start.
       def after_fork
         @reading = nil
+        @mappings = nil
         @next = 0.0
       end
 
@@ -53,25 +67,35 @@ module Mallard
 
         @next = now + @interval
         started = Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID)
-        fields = self.fields
+        fields = self.fields(now)
         fields["cost_ms"] = ((Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID) - started) * 1000).round(3)
         JsonText.object(+"", { "kind" => "ledger", "t" => (now - @origin).round(6), "pid" => Process.pid,
                                "requests" => requests }.merge(fields)) << "\n"
       end
 
       # One reading's figures, by LedgerRecord's names (the exporter serves the parts they make, Exporter::Readings).
+      # @param now [Float] CLOCK_MONOTONIC, for whether the mappings are due
       # @return [Hash{String=>Object}]
-      def fields
+      def fields(now = Process.clock_gettime(Process::CLOCK_MONOTONIC))
         @reading ||= BootReading.new
         _, rss, file, live, malloc, = @reading.to_a
         { "rss_kb" => kb(rss), "file_kb" => kb(file), "ruby_live_kb" => kb(live),
           "ruby_pages_kb" => kb(GC.stat(:heap_allocated_pages) * @page_bytes), "malloc_in_use_kb" => kb(malloc),
           "allocator" => MallocStats.source, "malloc_note" => MallocStats.unavailable_reason,
           "malloc" => MallocStats.statistics, "yjit_kb" => yjit_kb, "threads" => Thread.list.size }
-          .merge(Mappings.read || {})
+          .merge(mappings(now))
       end
 
       private
+
+      def mappings(now)
+        if @mappings.nil? || now >= @mappings_next
+          @mappings_next = now + @mappings_interval
+          read = Mappings.read
+          @mappings = read ? read.merge("mappings_t" => (now - @origin).round(3)) : {}
+        end
+        @mappings
+      end
 
       # The bytes YJIT has written into its code region; nil where YJIT is not running.
       def yjit_kb

@@ -10,9 +10,12 @@ module Mallard
     # appends one JSON line per interval to the agent file. Each line is a single write to a file
     # opened with O_APPEND, so the lines of several processes (Puma workers) never interleave.
     class Recorder
-      # Per interval: enough for percentiles (1,000 a second at 0.5 s), few enough that serialising them
-      # every interval, which holds the GVL inside the server, stays cheap.
-      SAMPLE_CAP = 500
+      # Per interval: enough for percentiles (200 a second at 0.5 s, 12,000 a minute), few enough that the
+      # interval's line stays small. At 500 (a 10 KB line twice a second) the agent cost the allocation-bound demo
+      # app 12% of its CPU per request, and at 100 nothing detectable, though the work per line is a millisecond
+      # at most: building the line without writing it cost 4%, writing it in chunks between Thread.pass no less,
+      # and integer text no less (bench/agent_paired.rb, bench/README.md).
+      SAMPLE_CAP = 100
       # in_app_ms, body_ms, chunks, queue_ms: kept in one flat array so recording a request allocates nothing.
       FIELDS = 4
       # At exit, how long to wait for the thread to finish a write it has already begun.

@@ -63,11 +63,12 @@ module Mallard
     # part, live Ruby slots' bytes and all Ruby heap pages', malloc in use beyond Ruby's pages (nil where the
     # allocator gives no reading, malloc_note says why), the allocator (source) and its own statistics in bytes
     # by their own names (malloc), YJIT's code region (nil: YJIT off), threads, and the reading's own CPU cost;
-    # from the process's mappings, its thread and fiber stacks' RSS and PSS, and its PSS in all and file-backed
-    # (nil in runs recorded before they were read). All in KiB but malloc; requests: the process's work so far.
+    # from the process's mappings, read at mappings_t (less often than the rest, Agent::Ledger says why), its thread
+    # and fiber stacks' RSS and PSS, and its PSS in all and file-backed (nil in runs recorded before they were read).
+    # All in KiB but malloc; requests: the process's work so far.
     LedgerRecord = Value.define(:t, :pid, :requests, :rss_kb, :file_kb, :ruby_live_kb, :ruby_pages_kb,
                                 :malloc_in_use_kb, :allocator, :malloc_note, :malloc, :yjit_kb, :threads, :cost_ms,
-                                :stacks_kb, :stacks_pss_kb, :pss_kb, :file_pss_kb)
+                                :stacks_kb, :stacks_pss_kb, :pss_kb, :file_pss_kb, :mappings_t)
 
     # The app's Ruby from inside one of its processes (Agent::RubyState), at "boot" (the agent's start) or "end"
     # (its exit): whether YJIT was on then, and YJIT's code region and own allocations in bytes; which per-GC

@@ -1,0 +1,115 @@
+# frozen_string_literal: true
+
+# What mallard's agent costs an app, measured so that the machine's drift and Ruby's heap lottery cancel out.
+#
+# Drift: the same Puma app with and without the agent run at the same time, each with its own wrk, one pair on each
+# CPU (CPU 0: one variant and its wrk; CPU 1: the other and its wrk), the CPUs swapped every round. This KVM guest
+# changes speed by tens of percent within minutes (two 8 s runs of the same app a minute apart: 0.498 and 0.572 ms
+# of CPU a request) and its CPU 0 runs some rounds at half CPU 1's speed, which one-after-the-other rounds
+# (bench/agent_overhead.rb) cannot tell from the agent's cost; side by side, both variants see the same machine,
+# and swapping the CPUs cancels CPU 0 against CPU 1.
+#
+# The heap lottery: Ruby 3.1's heap settles at a size that depends on what was allocated at boot, and an
+# allocation-bound app's GC rate with it (bench/apps/boot_jitter.rb): loading any library first moves it, the agent
+# included. Each round both servers load the same random boot jitter (0 to 20,000 temporary strings) before
+# anything else, so the rounds sample the lottery alike for both.
+#
+# Per round: req/s from each wrk, CPU per request from each server's /proc/PID/stat, and major GCs per 1,000
+# requests from each server's GC.stat at exit; the ratio with/without per block of two rounds (below), its median
+# and bootstrap 95% interval over blocks.
+#   ruby bench/agent_paired.rb [ROUNDS] [SECONDS] [APP] [VARIANT] [JITTER_MAX]
+# VARIANT: "full" (as mallard runs it), "lean" (per-GC timeline and ledger off), "timeline" (ledger off), "ledger"
+# (per-GC timeline off), "loaded" (the agent's rackup and middleware, not recording). JITTER_MAX 0: no jitter (one
+# draw of the lottery per variant, as a plain A/B).
+require_relative "support"
+
+rounds = Integer(ARGV.fetch(0, 10))
+seconds = Integer(ARGV.fetch(1, 5))
+app, path, extra_env = Bench.app_of(ARGV.fetch(2, "examples/demo"))
+variant = ARGV.fetch(3, "full")
+jitter_max = Integer(ARGV.fetch(4, 20_000))
+VARIANT_ENV = { "full" => {}, "lean" => { "MALLARD_GC_EVENTS" => "off", "MALLARD_LEDGER_INTERVAL" => "off" },
+                "timeline" => { "MALLARD_LEDGER_INTERVAL" => "off" }, "ledger" => { "MALLARD_GC_EVENTS" => "off" },
+                "loaded" => { "MALLARD_AGENT_OUT" => "" } }.freeze
+JITTER = File.expand_path("apps/boot_jitter.rb", __dir__)
+GC_AT_EXIT = File.expand_path("apps/gc_at_exit.rb", __dir__)
+LIB = File.expand_path("../lib", __dir__)
+figures = %i[rps cpu majors].to_h { |figure| [figure, { without: [], with: [] }] }
+
+# Each server's environment: the app's, the jitter and the GC counts first, and the agent's variant for "with".
+def environments(extra_env, variant, jitter, dir)
+  common = extra_env.merge("MALLARD_BENCH_JITTER" => jitter.to_s)
+  { without: common.merge("RUBYOPT" => "-r#{JITTER} -r#{GC_AT_EXIT}",
+                          "MALLARD_BENCH_GC_OUT" => File.join(dir, "without")),
+    with: common.merge(VARIANT_ENV.fetch(variant))
+                .merge("RUBYOPT" => "-I#{LIB} -r#{JITTER} -rmallard/agent -r#{GC_AT_EXIT}",
+                       "MALLARD_BENCH_GC_OUT" => File.join(dir, "with")) }
+end
+
+# Both servers up, each started on its CPU; yields [[variant, url, subject, cpu], ...].
+def with_pair(app, cpus, envs, &block)
+  Bench.with_puma(app, agent: false, extra_env: envs[:without], cpus: [cpus[:without]]) do |url_a, subject_a|
+    Bench.with_puma(app, agent: true, extra_env: envs[:with], cpus: [cpus[:with]]) do |url_b, subject_b|
+      block.call([[:without, url_a, subject_a, cpus[:without]], [:with, url_b, subject_b, cpus[:with]]])
+    end
+  end
+end
+
+# Both loads at once, each wrk on its server's CPU; [result, CPU seconds of the server] by variant.
+def measure_pair(pair, path, seconds)
+  threads = pair.map do |name, url, subject, cpu_index|
+    Thread.new do
+      Mallard::Cpus::Affinity.set(0, [cpu_index])
+      before = Mallard::Probe::CpuTime.processes([subject.pid])
+      result = Bench.wrk(url + path, duration: seconds)
+      [name, [result, Mallard::Probe::CpuTime.processes([subject.pid]) - before]]
+    end
+  end
+  threads.to_h(&:value)
+end
+
+def gc_counts(path)
+  File.readlines(path).to_h do |line|
+    key, value = line.split
+    [key, Integer(value)]
+  end
+end
+
+random = Random.new
+rounds.times do |round|
+  cpus = round.even? ? { without: 0, with: 1 } : { without: 1, with: 0 }
+  jitter = jitter_max.zero? ? 0 : random.rand(jitter_max + 1)
+  Dir.mktmpdir("mallard-bench-pair") do |dir|
+    served = {}
+    with_pair(app, cpus, environments(extra_env, variant, jitter, dir)) do |pair|
+      measure_pair(pair, path, 1) # warm both up; not counted
+      served = measure_pair(pair, path, seconds)
+    end
+    served.each do |name, (result, cpu_s)|
+      # The whole life's majors over the whole life's requests: warm-up included, as the server saw them all.
+      counts = gc_counts(File.join(dir, name.to_s))
+      figures[:rps][name] << result.rps
+      figures[:cpu][name] << (cpu_s * 1000 / result.requests)
+      figures[:majors][name] << ([counts["major_gc_count"], 0.5].max * 1000.0 / result.requests)
+      puts format("round %d, jitter %5d, %-7s CPU %d: %.0f req/s, %.4f ms CPU a request, %d majors, %d heap pages",
+                  round, jitter, name, cpus[name], result.rps, cpu_s * 1000 / result.requests,
+                  counts["major_gc_count"], counts["heap_allocated_pages"])
+    end
+  end
+end
+
+# Each block of two rounds has each variant once on each CPU: the geometric mean of its two rounds cancels CPU 0
+# against CPU 1 (this guest's CPU 0 ran whole runs at 60% of CPU 1's speed).
+blocks = figures.transform_values do |by_variant|
+  by_variant.transform_values do |values|
+    whole = values.each_slice(2).select { |pair| pair.size == 2 }
+    whole.map { |a, b| Math.sqrt(a * b) }
+  end
+end
+puts "app: #{app}#{path}, variant #{variant}, #{rounds} rounds of #{seconds} s side by side (CPUs swapped each " \
+     "round; a block is two rounds), wrk -c 10 each, boot jitter 0–#{jitter_max} strings"
+ratio = Bench.print_rates(blocks[:rps], :with, :without, "req/s with/without")
+puts format("  → agent cost %.1f%% of throughput", (1 - ratio) * 100)
+cpu_ratio = Bench.print_ratio(blocks[:cpu], :with, :without, "CPU per request with/without", unit: "ms")
+puts format("  → agent cost %+.1f%% of CPU per request", (cpu_ratio - 1) * 100)
+Bench.print_ratio(blocks[:majors], :with, :without, "major GCs per 1,000 requests with/without", unit: "per 1k")
