@@ -37,6 +37,20 @@ class LedgerTest < Minitest::Test
     assert_nil Parts.pss(reading), "a reading without its mappings has no PSS"
   end
 
+  # The mappings are read less often than the rest: a process's PSS is its last reading's that had them, never the
+  # RSS of a later one split by an earlier share.
+  def test_pss_is_the_last_reading_that_read_the_mappings
+    run = run_with(3) do |i|
+      i.zero? ? { pss_kb: 51_000, file_pss_kb: 10_000, stacks_kb: 2000, stacks_pss_kb: 1000, mappings_t: 1.0 } : {}
+    end
+    ledger = Ledger.call(run).ledger
+    process = ledger.processes.first
+
+    assert_equal [51_000, 1.0], [process.pss_kb, process.pss_t]
+    assert_equal 51_000, ledger.pss_kb
+    assert_equal 51_000, process.pss_parts.values.compact.sum
+  end
+
   def test_what_an_allocator_cannot_report_is_named_and_left_in_unexplained
     note = "mimalloc counts the bytes it has handed out only in its debug builds (MI_STAT > 1)"
     mimalloc = reading(allocator: "mimalloc", malloc_in_use_kb: nil, malloc: {}, malloc_note: note)

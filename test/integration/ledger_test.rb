@@ -112,7 +112,7 @@ class LedgerIntegrationTest < Minitest::Test
     file = ledger["parts"].find { |part| part["name"] == "file-backed" }
     assert_operator file["pss_kb"], :<, 0.8 * file["kb"], "shared code counts once over the processes"
     assert_in_delta outside_pss_kb("workers"), ledger["pss_kb"], 0.1 * ledger["pss_kb"]
-    assert_match(/the \d processes take [\d.]+ MiB together \(PSS/, terminal("workers"))
+    assert_match(/the \d processes took [\d.]+ MiB together at [\d.]+ s \(PSS/, terminal("workers"))
   end
 
   # The report that started this (issue 23): a Rails app that does not leak, soaked under glibc, was called

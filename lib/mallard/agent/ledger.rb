@@ -20,11 +20,12 @@ module Mallard
     # The mappings cost the app far more than their own CPU: the kernel fills smaps holding the process's mmap
     # lock, which glibc's arenas need as they grow and shrink. Read every 2 s, they cost the allocation-bound demo
     # app 18% of its CPU per request; the ledger without them nothing detectable (bench/agent_paired.rb). So they
-    # are read every MAPPINGS_INTERVAL (MALLARD_MAPPINGS_INTERVAL), and each reading in between carries the last
-    # (mappings_t: when they were read): stacks and the share of shared pages move slowly.
+    # are read every MAPPINGS_INTERVAL (MALLARD_MAPPINGS_INTERVAL). The readings in between carry the stacks, which
+    # move slowly, but not the PSS, which is only true of the reading it was taken with (mappings_t says when).
     class Ledger
       DEFAULT_INTERVAL = 2.0
       MAPPINGS_INTERVAL = 30.0
+      CARRIED = %w[stacks_kb stacks_pss_kb].freeze
 
       # @param origin [Float] the CLOCK_MONOTONIC value the run's t counts from
       # @param interval [Float] seconds between readings, at least
@@ -89,12 +90,11 @@ module Mallard
       private
 
       def mappings(now)
-        if @mappings.nil? || now >= @mappings_next
-          @mappings_next = now + @mappings_interval
-          read = Mappings.read
-          @mappings = read ? read.merge("mappings_t" => (now - @origin).round(3)) : {}
-        end
-        @mappings
+        return @mappings.slice(*CARRIED) if @mappings && now < @mappings_next
+
+        @mappings_next = now + @mappings_interval
+        read = Mappings.read
+        @mappings = read ? read.merge("mappings_t" => (now - @origin).round(3)) : {}
       end
 
       # The bytes YJIT has written into its code region; nil where YJIT is not running.

@@ -77,7 +77,7 @@ module Mallard
         requests = {}
         records.map do |record|
           latest[record.pid] = LedgerParts.call(record)
-          latest_pss[record.pid] = LedgerParts.pss(record)
+          latest_pss[record.pid] = LedgerParts.pss(record) || latest_pss[record.pid] # PSS only as last read
           requests[record.pid] = record.requests.to_i
           Point.new(t: record.t, requests: requests.values.sum, parts: summed_parts(latest.values),
                     pss: (summed_parts(latest_pss.values) unless latest_pss.values.any?(&:nil?)))
@@ -144,9 +144,10 @@ module Mallard
 
       def processes(records)
         records.group_by(&:pid).map do |pid, readings|
+          read = readings.reverse.find(&:pss_kb)
           Summary::LedgerProcess.new(pid: pid, rss_kb: readings.last.rss_kb, parts: LedgerParts.call(readings.last),
-                                     first_parts: LedgerParts.call(readings.first), pss_kb: readings.last.pss_kb,
-                                     pss_parts: LedgerParts.pss(readings.last))
+                                     first_parts: LedgerParts.call(readings.first), pss_kb: read&.pss_kb,
+                                     pss_parts: read && LedgerParts.pss(read), pss_t: read&.mappings_t)
         end
       end
 

@@ -12,8 +12,8 @@ module Mallard
     LedgerPart = Value.define(:name, :kb, :pss_kb, :slope, :ci, :verdict)
 
     # One process's ledger at its first and last reading of the span judged: parts by name in KiB, and RSS; its
-    # PSS and its parts in PSS at the last reading.
-    LedgerProcess = Value.define(:pid, :rss_kb, :parts, :first_parts, :pss_kb, :pss_parts)
+    # PSS and its parts in PSS at the last reading that read the mappings (pss_t: when, in the run's seconds).
+    LedgerProcess = Value.define(:pid, :rss_kb, :parts, :first_parts, :pss_kb, :pss_parts, :pss_t)
 
     # The memory ledger: RSS split into parts that answer different questions (Analysis::Ledger), read inside
     # each process every interval_s seconds. explained_pct: the share of RSS the named parts account for (the

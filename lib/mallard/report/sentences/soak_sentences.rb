@@ -70,10 +70,10 @@ module Mallard
         count = Array(ledger&.processes).size
         return unless ledger&.pss_kb && count > 1
 
-        rss = ledger.processes.sum { |process| process.rss_kb.to_i }
         file = ledger.parts.find { |part| part.name == Analysis::LedgerParts::FILE }
-        format("the %d processes take %s together (PSS: a shared page split among its sharers) against %s of RSS " \
-               "summed; file-backed %s of %s", count, mib(ledger.pss_kb), mib(rss), mib(file&.pss_kb), mib(file&.kb))
+        read_at = ledger.processes.filter_map(&:pss_t).min
+        format("the %d processes took %s together at %s s (PSS: a shared page split among its sharers); " \
+               "file-backed %s of it", count, mib(ledger.pss_kb), read_at&.round(1) || "?", mib(file&.pss_kb))
       end
 
       def gc_runs
