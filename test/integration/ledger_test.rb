@@ -87,11 +87,12 @@ class LedgerIntegrationTest < Minitest::Test
   end
 
   # A batch job's unneeded cache (the case that halved a job's RSS and run time): what the app holds grows with it
-  # and stays flat without it. A busy script lets the agent's thread in about once a second, so the scripts run
-  # long enough for a dozen readings or more (8M results: about 13 s and 1.3 GiB).
+  # and stays flat without it. A busy script keeps the agent's thread from the GVL for seconds at a time, so the
+  # scripts run long enough for a dozen readings or more (8M results: about 13 s and 1.3 GiB), and the flat one
+  # long enough (80M: about 25 s) that its malloc's ±150 KB swings between GCs cannot pass for a trend.
   def test_a_batch_script_holds_growing_memory_with_its_cache_and_flat_memory_without
     growing = script("growing_cache.rb", 8_000_000)
-    flat = script("no_cache.rb", 40_000_000)
+    flat = script("no_cache.rb", 80_000_000)
 
     assert_equal "growing", growing.dig("verdict", "app_held"), growing["ledger"].inspect
     assert_match(/it retains memory/, growing.dig("ledger", "sentence"))
