@@ -72,9 +72,10 @@ class GcIntegrationTest < Minitest::Test
     assert_match(/after every GC|after each major GC/, summary.dig("live_set", "measure"))
   end
 
-  # Six seconds give 6 majors at Ruby's pace, 3 batch means and 1 df when the machine is busy: inconclusive.
+  # Six seconds give 6 majors at Ruby's pace, 3 batch means and 1 df when the machine is busy: inconclusive; and so
+  # did a major at 10% more old objects in one full run (37k to 60k live slots: 6 majors). At 3%, about 16.
   def test_an_app_that_retains_per_request_grows_on_both_counts
-    summary = gc_app("leaky", "--duration", "6", env: MORE_MAJORS)
+    summary = gc_app("leaky", "--duration", "6", env: { "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR" => "1.03" })
 
     assert_equal "growing", summary.dig("verdict", "memory")
     assert_equal "growing", summary.dig("verdict", "live_set"), summary["live_set"].inspect
