@@ -27,16 +27,17 @@ module Mallard
         GC_KEYS.each { |key| readings["gc.#{key}"] = stat[key] if stat[key].is_a?(Numeric) }
         in_use = Agent::MallocStats.in_use
         readings["malloc_in_use"] = in_use if in_use
-        Agent::MallocStats.statistics.each { |name, value| readings["#{MALLOC_PREFIX}#{name}"] = value }
+        fields = ledger.fields # its allocator statistics are the ones served: glibc's walk every free chunk, once
+        fields["malloc"].each { |name, value| readings["#{MALLOC_PREFIX}#{name}"] = value }
         trims = trim_count
         readings["trims"] = trims if trims
-        readings.merge(parts)
+        readings.merge(parts(fields))
       end
 
       # The ledger's parts in bytes, as "part.<name, spaces as _>" (a reading's key has no space); a part the
       # allocator cannot report is left out.
-      def parts
-        record = Run::LedgerRecord.from_h(ledger.fields)
+      def parts(fields)
+        record = Run::LedgerRecord.from_h(fields)
         Analysis::LedgerParts.call(record).filter_map do |name, kb|
           ["#{PART_PREFIX}#{name.tr(' ', '_')}", kb * 1024] if kb
         end.to_h
