@@ -101,7 +101,8 @@ class ExporterPumaTest < Minitest::Test
   private
 
   def exporter_env(port)
-    { "RUBYOPT" => RUBYOPT, "MALLARD_METRICS" => "127.0.0.1:#{port}", "MALLARD_METRICS_INTERVAL" => "0.2" }
+    { "RUBYOPT" => RUBYOPT, "MALLARD_METRICS" => "127.0.0.1:#{port}", "MALLARD_METRICS_INTERVAL" => "0.2",
+      "MALLARD_MAPPINGS_INTERVAL" => "30" }
   end
 
   def ruby_with_exporter(env)

@@ -17,20 +17,22 @@ module Mallard
     # Cost: glibc's mallinfo2 walks every free chunk, milliseconds on a fragmented heap, so a reading is taken at
     # most every `interval` seconds (DEFAULT_INTERVAL, or MALLARD_LEDGER_INTERVAL), never per request, and each
     # line says what its reading cost (cost_ms, CPU time of this thread) so the run shows the ledger's own price.
-    # The mappings cost the app far more than their own CPU: the kernel fills smaps holding the process's mmap
-    # lock, which glibc's arenas need as they grow and shrink. Read every 2 s, they cost the allocation-bound demo
-    # app 18% of its CPU per request; the ledger without them nothing detectable (bench/agent_paired.rb). So they
-    # are read every MAPPINGS_INTERVAL (MALLARD_MAPPINGS_INTERVAL). The readings in between carry the stacks, which
-    # move slowly, but not the PSS, which is only true of the reading it was taken with (mappings_t says when).
+    # The mappings are read only when asked for (MALLARD_MAPPINGS_INTERVAL, seconds): reading them from inside the
+    # app costs it far more than their own CPU. On Ruby 3.1 one read of smaps (2-3 ms) from the agent's thread
+    # while the app's threads were busy left Puma's main thread waking on every GVL hand-over for seconds after
+    # (strace: ~300 wake-ups a second, each taking the GVL), and a bare thread reading smaps every 2 s did the same.
+    # Side by side (bench/agent_paired.rb), the agent with a mappings reading every 30 s cost the demo app 19.5% of
+    # its CPU per request, and 4.2% without it. Asked for, they are read every that many seconds; the readings in
+    # between carry the stacks, which move slowly, but not the PSS, which is only true of the reading it was taken
+    # with (mappings_t says when).
     class Ledger
       DEFAULT_INTERVAL = 2.0
-      MAPPINGS_INTERVAL = 30.0
       CARRIED = %w[stacks_kb stacks_pss_kb].freeze
 
       # @param origin [Float] the CLOCK_MONOTONIC value the run's t counts from
       # @param interval [Float] seconds between readings, at least
-      # @param mappings_interval [Float] seconds between readings of the mappings, at least
-      def initialize(origin:, interval: DEFAULT_INTERVAL, mappings_interval: MAPPINGS_INTERVAL)
+      # @param mappings_interval [Float, nil] seconds between readings of the mappings, at least; nil: never read
+      def initialize(origin:, interval: DEFAULT_INTERVAL, mappings_interval: nil)
         @origin = origin
         @interval = interval
         @mappings_interval = mappings_interval
@@ -44,13 +46,15 @@ module Mallard
         wanted = env["MALLARD_LEDGER_INTERVAL"]
         return if wanted == "off"
 
-        new(origin: origin, interval: seconds(wanted, DEFAULT_INTERVAL),
-            mappings_interval: seconds(env["MALLARD_MAPPINGS_INTERVAL"], MAPPINGS_INTERVAL))
+        new(origin: origin, interval: seconds(wanted) || DEFAULT_INTERVAL, mappings_interval: mappings_interval(env))
       end
 
-      def self.seconds(value, default)
+      # @return [Float, nil] MALLARD_MAPPINGS_INTERVAL's seconds; nil (never read) unless it gives a positive number
+      def self.mappings_interval(env) = seconds(env["MALLARD_MAPPINGS_INTERVAL"])
+
+      def self.seconds(value)
         number = Float(value, exception: false)
-        number&.positive? ? number : default
+        number if number&.positive?
       end
       private_class_method :seconds
 
@@ -90,6 +94,7 @@ module Mallard
       private
 
       def mappings(now)
+        return {} unless @mappings_interval
         return @mappings.slice(*CARRIED) if @mappings && now < @mappings_next
 
         @mappings_next = now + @mappings_interval

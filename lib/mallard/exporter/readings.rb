@@ -9,7 +9,7 @@ module Mallard
   module Exporter
     # What only a process itself can read about its memory: GC.stat's counts, its allocator's statistics, how
     # often mallard/trim has trimmed, and its RSS in the memory ledger's parts (Analysis::LedgerParts, from the
-    # reading a soak's agent takes, Agent::Ledger, its mappings every 30 s).
+    # reading a soak's agent takes, Agent::Ledger, with the mappings only under MALLARD_MAPPINGS_INTERVAL).
     # Each process of the tree writes its own to a file every interval (see Exporter), and the one that serves
     # reads them all at a scrape. The format is "key value" lines, so the app
     # loads no json for it. GC.stat's keys differ between Rubies: a key the running one lacks is left out,
@@ -50,7 +50,7 @@ module Mallard
       def ledger
         @ledger = nil unless @ledger_pid == Process.pid
         @ledger_pid = Process.pid
-        @ledger ||= Agent::Ledger.new(origin: 0.0)
+        @ledger ||= Agent::Ledger.new(origin: 0.0, mappings_interval: Agent::Ledger.mappings_interval(ENV))
       end
 
       # mallard/trim's count, when it is loaded and trimming in this process.
