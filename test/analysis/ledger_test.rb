@@ -51,6 +51,33 @@ class LedgerTest < Minitest::Test
     assert_equal 51_000, process.pss_parts.values.compact.sum
   end
 
+  # The sampler reads the mappings from outside (at 2.4 s and 7.4 s here, the ledger every second from 1 s): each
+  # of its readings gives its PSS and stacks to the ledger reading nearest in time, and the stacks to every reading
+  # after.
+  def test_the_samplers_mappings_join_the_nearest_ledger_reading_and_the_stacks_carry
+    run = run_with(9)
+    run.processes = [2.4, 7.4].map.with_index do |t, i|
+      Mallard::Run::ProcessSample.new(t: t, pid: 1, role: "main", rss_kb: 100_000, pss_kb: 51_000 + i,
+                                      stacks_kb: 2000 + i, stacks_pss_kb: 1000, file_pss_kb: 10_000)
+    end
+    joined = Mallard::Analysis::LedgerMappings.call(run.ledger, run.processes)
+
+    assert_equal [nil, 51_000, nil, nil, nil, nil, 51_001, nil, nil], joined.map(&:pss_kb)
+    assert_equal [2.4, 7.4], joined.filter_map(&:mappings_t)
+    assert_equal [nil, 2000, 2000, 2000, 2000, 2000, 2001, 2001, 2001], joined.map(&:stacks_kb)
+    process = Ledger.call(run).ledger.processes.first
+    assert_equal [51_001, 7.4], [process.pss_kb, process.pss_t]
+  end
+
+  # Too far from any ledger reading (a busy script's agent can go seconds without one), a PSS joins none.
+  def test_a_mappings_reading_far_from_every_ledger_reading_gives_no_pss
+    run = run_with(2)
+    sample = Mallard::Run::ProcessSample.new(t: 6.0, pid: 1, role: "main", rss_kb: 100_000, pss_kb: 51_000,
+                                             stacks_kb: 2000, stacks_pss_kb: 1000, file_pss_kb: 10_000)
+
+    assert_equal [nil, nil], Mallard::Analysis::LedgerMappings.call(run.ledger, [sample]).map(&:pss_kb)
+  end
+
   def test_what_an_allocator_cannot_report_is_named_and_left_in_unexplained
     note = "mimalloc counts the bytes it has handed out only in its debug builds (MI_STAT > 1)"
     mimalloc = reading(allocator: "mimalloc", malloc_in_use_kb: nil, malloc: {}, malloc_note: note)

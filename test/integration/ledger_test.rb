@@ -12,9 +12,9 @@ class LedgerIntegrationTest < Minitest::Test
 
   APPS = File.expand_path("../fixtures/apps", __dir__)
   SCRIPTS = File.expand_path("../fixtures/scripts", __dir__)
-  # Coarser than the agent's 0.5 s records, fine enough for a short run to have readings to judge; the mappings
-  # (stacks, PSS) at each, so a short run's last reading has them fresh.
-  LEDGER_ENV = { "MALLARD_LEDGER_INTERVAL" => "1", "MALLARD_MAPPINGS_INTERVAL" => "1" }.freeze
+  # Coarser than the agent's 0.5 s records, fine enough for a short run to have readings to judge. The mappings
+  # (stacks, PSS) come from the sampler, as in any run.
+  LEDGER_ENV = { "MALLARD_LEDGER_INTERVAL" => "1" }.freeze
   # A script of a few seconds needs readings twice as often to have enough to judge.
   SCRIPT_LEDGER_ENV = { "MALLARD_LEDGER_INTERVAL" => "0.5" }.freeze
   # 60 s of load, the app's boot and warm-up, and a shared machine.
@@ -100,8 +100,9 @@ class LedgerIntegrationTest < Minitest::Test
   end
 
   # Forked Puma workers share the master's pages copy-on-write, and the libraries' code: each process's parts in
-  # PSS add up to its PSS, the processes' PSS sums to what the sampler reads from outside (smaps_rollup), and the
-  # shared file-backed pages count less in PSS than in RSS. The stacks are a part of their own.
+  # PSS add up to its PSS, the processes' PSS sums to what the sampler reads from outside at the end (smaps_rollup),
+  # and the shared file-backed pages count less in PSS than in RSS. The stacks are a part of their own. The mappings
+  # are the sampler's, read from outside every few seconds and joined to the ledger's readings.
   def test_puma_workers_ledger_splits_shared_pages_in_pss
     summary = soak("stable", "--duration", "5", "--workers", "2", "--threads", "3", out: "workers")
     ledger = summary.fetch("ledger")

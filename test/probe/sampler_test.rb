@@ -58,6 +58,29 @@ class SamplerTest < Minitest::Test
     assert_equal Process.pid, values.first.pid
   end
 
+  # The whole smaps at a process's first tick and every MAPPINGS_EVERY seconds after, with the stacks and the
+  # file-backed PSS from it; the summary between. The sums are the same either way.
+  def test_the_mappings_are_read_at_the_first_tick_and_every_few_seconds_after
+    ticks = own_ticks([10.0, 12.0, 10.0 + Mallard::Probe::Sampler::MAPPINGS_EVERY])
+
+    assert_equal([true, false, true], ticks.map { |tick| tick.key?(:stacks_kb) })
+    assert_operator ticks.first[:stacks_kb], :>, 0, "the main thread has a stack"
+    assert_operator ticks.first[:file_pss_kb], :>, 0, "Ruby's own code is file-backed"
+    assert_operator ticks.first[:file_pss_kb], :<=, ticks.first[:pss_kb]
+    assert_in_delta ticks[1][:rss_kb], ticks.first[:rss_kb], 0.2 * ticks.first[:rss_kb]
+  end
+
+  # This process's memory record at each of the times, sampled by one sampler.
+  def own_ticks(times)
+    now = nil
+    sampler = Mallard::Probe::Sampler.new(root_pid: Process.pid, writer: @records, clock: -> { now })
+    times.map do |time|
+      now = time
+      sampler.sample
+      @records.find { |record| record[:kind] == "memory" && record[:t] == time && record[:pid] == Process.pid }
+    end
+  end
+
   def test_a_tree_that_is_gone_writes_nothing
     sampler = Mallard::Probe::Sampler.new(root_pid: NO_SUCH_PID, writer: @records, clock: -> { 0.0 })
 

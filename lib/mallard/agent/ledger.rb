@@ -17,10 +17,12 @@ module Mallard
     # Cost: glibc's mallinfo2 walks every free chunk, milliseconds on a fragmented heap, so a reading is taken at
     # most every `interval` seconds (DEFAULT_INTERVAL, or MALLARD_LEDGER_INTERVAL), never per request, and each
     # line says what its reading cost (cost_ms, CPU time of this thread) so the run shows the ledger's own price.
-    # The mappings are read only when asked for (MALLARD_MAPPINGS_INTERVAL, seconds): reading them from inside the
-    # app costs it far more than their own CPU. On Ruby 3.1 one read of smaps (2-3 ms) from the agent's thread
+    # The mappings are read here only when asked for (MALLARD_MAPPINGS_INTERVAL, seconds; the exporter's stacks part
+    # needs it), as a soak's sampler reads them from outside (Probe::Sampler): reading them from inside the app costs
+    # it far more than their own CPU. On Ruby 3.1 one read of smaps (2-3 ms) from the agent's thread
     # while the app's threads were busy left Puma's main thread waking on every GVL hand-over for seconds after
-    # (strace: ~300 wake-ups a second, each taking the GVL), and a bare thread reading smaps every 2 s did the same.
+    # (strace: ~300 system calls a second, ppoll returning at once and the GVL taken each time), and a bare thread
+    # reading smaps every 2 s did the same.
     # Side by side (bench/agent_paired.rb), the agent with a mappings reading every 30 s cost the demo app 19.5% of
     # its CPU per request, and 4.2% without it. Asked for, they are read every that many seconds; the readings in
     # between carry the stacks, which move slowly, but not the PSS, which is only true of the reading it was taken

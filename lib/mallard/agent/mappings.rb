@@ -25,18 +25,23 @@ module Mallard
 
       module_function
 
-      # @return [Hash{String=>Integer}, nil] stacks_kb, stacks_pss_kb, pss_kb, file_pss_kb; nil where smaps
-      #   cannot be read (a kernel without it)
+      # @return [Hash{String=>Integer}, nil] parse's; nil where smaps cannot be read (a kernel without it)
       def read(path = PATH)
+        parse(File.binread(path))
+      rescue SystemCallError
+        nil
+      end
+
+      # @param text [String] a process's smaps (this one's, or another's read by Probe::Sampler)
+      # @return [Hash{String=>Integer}] stacks_kb, stacks_pss_kb, pss_kb, file_pss_kb
+      def parse(text)
         totals = { "stacks_kb" => 0, "stacks_pss_kb" => 0, "pss_kb" => 0, "file_pss_kb" => 0 }
         guard_end = nil
-        File.binread(path).scan(MAPPING) do |mapping|
+        text.scan(MAPPING) do |mapping|
           kind, guard_end = classify(mapping, guard_end)
           add(totals, kind, rss: mapping[5].to_i, pss: mapping[6].to_i)
         end
         totals
-      rescue SystemCallError
-        nil
       end
 
       # [:stack | :file | :anon, the end address of this mapping when it is a guard (for the next), else nil]

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "ledger_mappings"
 require_relative "ledger_parts"
 require_relative "ledger_sentence"
 require_relative "leak_verdict"
@@ -29,7 +30,7 @@ module Mallard
       # @param live_set [String, nil] the live set's verdict (LiveSet)
       # @return [Result, nil] nil when the run has no ledger readings in the span
       def call(run, from_t: nil, live_set: nil)
-        records = span(run, from_t)
+        records = LedgerMappings.call(span(run, from_t), run.processes || [])
         return if records.empty?
 
         points = summed(records)

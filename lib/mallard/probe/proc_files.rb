@@ -63,6 +63,12 @@ module Mallard
         read("smaps")
       end
 
+      # Every mapping with its sizes: the kernel formats a record per mapping, so it is read only now and then
+      # (Probe::Sampler).
+      def smaps
+        read("smaps")
+      end
+
       # Scrubbed like the rest; a caller that runs it falls back to /proc/PID/exe when that path is not there.
       def exe
         Text.scrub(File.readlink(File.join(@dir, "exe")))

@@ -1,16 +1,26 @@
 # frozen_string_literal: true
 
+require_relative "../agent/mappings"
+
 module Mallard
   module Probe
     # Reads the memory of a subject's whole process tree and appends it to the run's samples:
     # one "memory" record per process and one "total" record per tick.
+    #
+    # Each process's whole smaps too, at its first tick and every MAPPINGS_EVERY seconds: the memory ledger's stacks
+    # and file-backed PSS (Agent::Mappings), read from outside the app. Read from inside, by the agent's thread, they
+    # cost a busy Ruby 3.1 app a fifth of its CPU per request (Agent::Ledger says how); from here the app pays only
+    # the kernel's walk of its page tables, which the summary takes every tick anyway.
     class Sampler
+      MAPPINGS_EVERY = 5.0
+
       # @param writer [#<<] where records go (a Run::JsonlWriter)
       # @param clock [#call] seconds since the run's start
       def initialize(root_pid:, writer:, clock:)
         @root_pid = root_pid
         @writer = writer
         @clock = clock
+        @mapped_at = {}
       end
 
       # @param extra [Hash] counters to store with the total (e.g. requests served so far)
@@ -37,12 +47,25 @@ module Mallard
       end
 
       def read(pid, time)
-        reading = MemoryReading.of(ProcFiles.new(pid))
+        files = ProcFiles.new(pid)
+        reading = MemoryReading.of(files)
         return if reading.rss_kb.zero? # exiting: its memory is already released, the reading means nothing
 
-        Run::ProcessSample.record(time: time, pid: pid, role: pid == @root_pid ? "main" : "child", memory: reading.to_h)
+        Run::ProcessSample.record(time: time, pid: pid, role: pid == @root_pid ? "main" : "child", memory: reading.to_h,
+                                  mappings: mappings_due?(pid, time) ? mappings(pid, files, time) : {})
       rescue NotFound
         nil # exited between listing and reading: a worker restart, or the subject dying
+      end
+
+      def mappings_due?(pid, time) = !@mapped_at.key?(pid) || time - @mapped_at[pid] >= MAPPINGS_EVERY
+
+      # Parsing a Rails worker's smaps (a megabyte) takes mallard tens of milliseconds, hence not every tick.
+      def mappings(pid, files, time)
+        read = Agent::Mappings.parse(files.smaps)
+        @mapped_at[pid] = time
+        read.slice("stacks_kb", "stacks_pss_kb", "file_pss_kb").transform_keys(&:to_sym)
+      rescue NotFound
+        {}
       end
     end
   end
