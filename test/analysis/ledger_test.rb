@@ -78,6 +78,20 @@ class LedgerTest < Minitest::Test
     assert_equal [nil, nil], Mallard::Analysis::LedgerMappings.call(run.ledger, [sample]).map(&:pss_kb)
   end
 
+  # jemalloc's resident is a maximum: a linked jemalloc in Ruby 3.3 said 10,440 KiB resident in a process whose
+  # RSS left room for 3,100 KiB of malloc. Its parts take what RSS leaves, in use first, and the rest is named.
+  def test_an_allocator_counting_more_than_rss_holds_is_capped_and_says_by_how_much
+    jemalloc = { "stats.resident" => 10_440 * 1024, "stats.allocated" => 3000 * 1024 }
+    record = reading(rss_kb: 12_000, file_kb: 8000, ruby_live_kb: 700, ruby_pages_kb: 900, malloc_in_use_kb: 3000,
+                     allocator: "jemalloc", malloc: jemalloc)
+    parts = Parts.call(record)
+
+    assert_equal [3000, 100, 0], parts.values_at(Parts::MALLOC, Parts::HELD, Parts::UNEXPLAINED)
+    assert_equal 12_000, parts.values.compact.sum
+    assert_match(/\Ajemalloc counted 7\.2 MiB more than RSS had room for/, Parts.not_read(record))
+    assert_nil Parts.not_read(reading(malloc: { "mallinfo2.fordblks" => 6 * MIB })), "within RSS: nothing to say"
+  end
+
   def test_what_an_allocator_cannot_report_is_named_and_left_in_unexplained
     note = "mimalloc counts the bytes it has handed out only in its debug builds (MI_STAT > 1)"
     mimalloc = reading(allocator: "mimalloc", malloc_in_use_kb: nil, malloc: {}, malloc_note: note)
@@ -91,7 +105,7 @@ class LedgerTest < Minitest::Test
 
   # A bounded app under glibc: its own memory flat, the arenas' free chunks climbing to 40 MiB.
   def test_flat_app_held_under_growing_allocator_held_is_not_a_leak
-    result = Ledger.call(run_with(30) { |i| { malloc: { "mallinfo2.fordblks" => (i + 11) * MIB } } })
+    result = Ledger.call(run_with(30) { |i| { rss_kb: 110_000, malloc: { "mallinfo2.fordblks" => (i + 11) * MIB } } })
 
     assert_equal %w[plateaued growing], [result.app_held, result.allocator_held]
     assert_equal 40 * 1024, result.headroom_kb
