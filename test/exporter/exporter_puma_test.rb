@@ -29,7 +29,7 @@ class ExporterPumaTest < Minitest::Test
       assert_equal 2, workers.size, @server.log
       assert_equal ([master] + workers).sort, pids_in(text).sort, text
       assert_roles(text, master, workers)
-      assert_memory_parts(text, [master] + workers)
+      assert_memory_parts(settled_scrape(port) || text, [master] + workers)
       assert_served_once_on_loopback(port, master)
     end
   end
@@ -123,6 +123,14 @@ class ExporterPumaTest < Minitest::Test
     response.body
   rescue SystemCallError, Net::ReadTimeout, Net::OpenTimeout
     nil
+  end
+
+  # A worker's first readings are taken as it finishes starting, and each reads its RSS before its mappings, whose
+  # text and parse allocate: one full run had parts of 19.4 MB against 21.7 MB read at the scrape (10.2%). A scrape
+  # a second later compares readings taken after that.
+  def settled_scrape(port)
+    sleep 1
+    scrape(port)
   end
 
   def pids_in(text)
