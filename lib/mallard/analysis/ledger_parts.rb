@@ -15,7 +15,7 @@ module Mallard
     # - unexplained: RSS minus all of the above (the VM's own mappings, what an allocator does not report), shown,
     #   never hidden: the parts always add up to RSS.
     # An allocator's counts can exceed what is resident: jemalloc's stats.resident is a maximum that counts pages it
-    # has mapped and never touched (a process of 12 MiB RSS, 4 MiB of it anonymous, had 10.4 MiB "resident"), and
+    # has mapped and never touched (a process of 12 MiB RSS, 4 MiB of it anonymous, had 10.2 MiB "resident"), and
     # bytes handed out but never written take no RSS. So malloc in use and then malloc held free are each capped at
     # the RSS the other parts leave, and not_read says by how much the allocator overcounted.
     #
