@@ -89,7 +89,43 @@ class RecorderTest < Minitest::Test
     end
   end
 
+  # On Ruby 3.1 a millisecond of the agent's own thread's work beside busy app threads could cost the app far more
+  # (Recorder says why), so under load the request that ends past due writes the record, ledger and all.
+  def test_under_load_the_requests_write_the_records
+    takers = with_ledger_takers(interval: 0.1) do |recorder|
+      60.times do
+        recorder.record(0.5, nil, 1)
+        sleep 0.005
+      end
+    end
+
+    assert_operator takers.count(Thread.current), :>=, 2, takers.inspect
+    assert_operator takers.count(Thread.current), :>, takers.size / 2, "most records come from the requests"
+  end
+
+  def test_an_idle_process_still_gets_its_records_from_the_background_thread
+    takers = with_ledger_takers(interval: 0.05) { sleep 0.4 }
+
+    assert_operator takers.size, :>=, 3, takers.inspect
+    refute_includes takers, Thread.current
+  end
+
   private
+
+  # The threads that took the ledger's readings while the block ran with a started recorder.
+  def with_ledger_takers(interval:)
+    takers = Queue.new
+    ledger = Object.new
+    ledger.define_singleton_method(:take) { |*| (takers << Thread.current) && nil }
+    Dir.mktmpdir do |dir|
+      recorder = Mallard::Agent::Recorder.new(path: File.join(dir, "agent.jsonl"), interval: interval, ledger: ledger)
+      recorder.start
+      yield recorder
+      Array.new(takers.size) { takers.pop } # before stop, whose final record is always the stopping thread's
+    ensure
+      recorder&.stop
+    end
+  end
 
   # What the block allocated, counted process-wide: the test process has other threads (Timeout's, process
   # waiters), so callers take the least of a few tries.

@@ -6,9 +6,16 @@ require_relative "record_line"
 
 module Mallard
   module Agent
-    # Collects per-request figures from any number of app threads and, from one background thread,
-    # appends one JSON line per interval to the agent file. Each line is a single write to a file
-    # opened with O_APPEND, so the lines of several processes (Puma workers) never interleave.
+    # Collects per-request figures from any number of app threads and appends one JSON line per interval to the
+    # agent file. Each line is a single write to a file opened with O_APPEND, so the lines of several processes
+    # (Puma workers) never interleave.
+    #
+    # Who writes: the app thread whose request ends when an interval is due, and a background thread only when no
+    # request came for a while (an idle or booting process, a job worker between long jobs). On Ruby 3.1 a thread
+    # of the agent's own doing a millisecond of work while the app's threads were busy could leave Puma's main
+    # thread woken on every GVL hand-over for seconds (bench/README.md): the ledger's reading, taken every 2 s on
+    # the background thread, cost the demo app 7% of its CPU per request. An app thread doing the same work is just
+    # a slower request.
     class Recorder
       # Per interval: enough for percentiles (200 a second at 0.5 s, 12,000 a minute), few enough that the
       # interval's line stays small. At 500 (a 10 KB line twice a second) the agent cost the allocation-bound demo
@@ -20,6 +27,9 @@ module Mallard
       FIELDS = 4
       # At exit, how long to wait for the thread to finish a write it has already begun.
       JOIN_TIMEOUT = 2
+      # How far past due (in intervals) the background thread lets a record be before writing it itself: under
+      # load a request writes it within milliseconds of due, so the thread finds nothing to do.
+      IDLE_AFTER = 0.5
 
       attr_reader :path, :interval
 
@@ -48,6 +58,7 @@ module Mallard
       # sample_cap requests in one interval it becomes a reservoir sample, so the record still represents
       # the whole interval.
       # queue_ms: a request's wait before the app got it, when its client said when it left (nil otherwise).
+      # When the interval's record is due, the thread that recorded last writes it.
       def record(in_app_ms, body_ms, chunks, queue_ms = nil)
         @lock.synchronize do
           @requests += 1
@@ -56,6 +67,7 @@ module Mallard
           slot = @seen <= @sample_cap ? @seen - 1 : @random.rand(@seen)
           store(slot * FIELDS, in_app_ms, body_ms, chunks, queue_ms) if slot < @sample_cap
         end
+        flush_when_due(0.0) if @running
       end
 
       # A job began (JobMiddleware); it is recorded when it ends, and counts as busy meanwhile.
@@ -89,7 +101,7 @@ module Mallard
           @wake.signal
         end
         @thread&.join(JOIN_TIMEOUT)
-        flush
+        @flushing.synchronize { flush }
       rescue StandardError => e
         warn_once(e)
       end
@@ -135,12 +147,25 @@ module Mallard
         end
       end
 
+      # Appends the interval's record when it is `late` seconds past due and no other thread is writing one. The
+      # second look at the clock is under the lock: the thread that held it may have just written this interval's.
+      def flush_when_due(late)
+        return unless clock >= @due + late && @flushing.try_lock
+
+        begin
+          @running = false if clock >= @due + late && !flush
+        ensure
+          @flushing.unlock
+        end
+      end
+
       # Appends the interval's record, and its GCs', while the run lasts; false once it is over.
       #
       # The interval's lines go out in one write: opening, writing and closing each release the GVL, and in a busy
       # script every release can cost the agent's thread a second before it has the GVL again (a 5 s gap in a
       # 10 s script's ledger when each line was written on its own).
       def flush
+        @due = clock + @interval
         return false unless run_going_on?
 
         @out.clear << take
@@ -195,12 +220,17 @@ module Mallard
         @out = +"" # the interval's lines, reused as @line is (RecordLine says why)
         @stat = {}
         @stopping = false
+        @flushing = Mutex.new
+        @due = clock + @interval
       end
 
-      # Ends with the run: a process that outlives mallard records nothing more.
+      # Writes what no request wrote; ends with the run: a process that outlives mallard records nothing more.
       def run
         loop do
-          break if wait_for_tick || !flush
+          break if wait_for_tick
+
+          flush_when_due(@interval * IDLE_AFTER)
+          break unless @running
         end
       end
 
@@ -211,6 +241,8 @@ module Mallard
           @stopping
         end
       end
+
+      def clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 
       # Opened per record rather than kept open: a descriptor shared across fork or closed by the
       # app would otherwise need its own care, and one open every interval costs nothing.
