@@ -46,13 +46,16 @@ module Mallard
           machine_cpu_s: CpuTime.machine&.round(3) }
       end
 
+      # On a mappings tick the whole smaps gives both the summary and the mappings: one walk of the app's page
+      # tables, not two.
       def read(pid, time)
         files = ProcFiles.new(pid)
-        reading = MemoryReading.of(files)
+        smaps = files.smaps if mappings_due?(pid, time)
+        reading = MemoryReading.parse(smaps || files.smaps_summary)
         return if reading.rss_kb.zero? # exiting: its memory is already released, the reading means nothing
 
         Run::ProcessSample.record(time: time, pid: pid, role: pid == @root_pid ? "main" : "child", memory: reading.to_h,
-                                  mappings: mappings_due?(pid, time) ? mappings(pid, files, time) : {})
+                                  mappings: smaps ? mappings(pid, smaps, time) : {})
       rescue NotFound
         nil # exited between listing and reading: a worker restart, or the subject dying
       end
@@ -60,12 +63,9 @@ module Mallard
       def mappings_due?(pid, time) = !@mapped_at.key?(pid) || time - @mapped_at[pid] >= MAPPINGS_EVERY
 
       # Parsing a Rails worker's smaps (a megabyte) takes mallard tens of milliseconds, hence not every tick.
-      def mappings(pid, files, time)
-        read = Agent::Mappings.parse(files.smaps)
+      def mappings(pid, smaps, time)
         @mapped_at[pid] = time
-        read.slice("stacks_kb", "stacks_pss_kb", "file_pss_kb").transform_keys(&:to_sym)
-      rescue NotFound
-        {}
+        Agent::Mappings.parse(smaps).slice(*Agent::Mappings::STACKS, "file_pss_kb").transform_keys(&:to_sym)
       end
     end
   end
