@@ -29,7 +29,6 @@ module Mallard
     # with (mappings_t says when).
     class Ledger
       DEFAULT_INTERVAL = 2.0
-      CARRIED = %w[stacks_kb stacks_pss_kb].freeze
 
       # @param origin [Float] the CLOCK_MONOTONIC value the run's t counts from
       # @param interval [Float] seconds between readings, at least
@@ -97,7 +96,7 @@ module Mallard
 
       def mappings(now)
         return {} unless @mappings_interval
-        return @mappings.slice(*CARRIED) if @mappings && now < @mappings_next
+        return @mappings.slice(*Mappings::STACKS) if @mappings && now < @mappings_next
 
         @mappings_next = now + @mappings_interval
         read = Mappings.read

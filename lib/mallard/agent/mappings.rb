@@ -17,6 +17,8 @@ module Mallard
     # it as much again, so it is read only with the ledger's coarse readings.
     module Mappings
       PATH = "/proc/self/smaps"
+      # The stacks' parts, which move slowly: a ledger reading between two mappings readings carries the last ones.
+      STACKS = %w[stacks_kb stacks_pss_kb].freeze
       GUARD_MAX = 65_536
       ARENA_ALIGN = 64 * 1024 * 1024
       # A mapping's header line and, a few lines on, its Rss and Pss: one pass of one pattern over the text, so a

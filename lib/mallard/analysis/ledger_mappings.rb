@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../agent/mappings"
+
 module Mallard
   module Analysis
     # The sampler's readings of each process's mappings (Probe::Sampler, every few seconds from outside the app),
@@ -10,7 +12,7 @@ module Mallard
     # A ledger reading that read its own mappings (MALLARD_MAPPINGS_INTERVAL) keeps them.
     module LedgerMappings
       MAX_SKEW_S = 1.5
-      CARRIED = %i[stacks_kb stacks_pss_kb].freeze
+      CARRIED = Agent::Mappings::STACKS.map(&:to_sym).freeze
 
       module_function
 
@@ -25,17 +27,29 @@ module Mallard
         records.map { |record| joined(record, nearest[record], last_read(mapped[record.pid], record.t)) }
       end
 
-      # {ledger reading => the mappings reading it is nearest to}, by identity.
+      # {ledger reading => the mappings reading it is nearest to}, by identity. Both lists are in time order, so each
+      # mappings reading looks up its neighbours by bisection.
       def nearest(records, mapped)
         records.group_by(&:pid).each_with_object({}.compare_by_identity) do |(pid, readings), found|
           Array(mapped[pid]).each do |sample|
-            record = readings.min_by { |reading| (reading.t - sample.t).abs }
+            record = neighbours(readings, sample.t).min_by { |reading| (reading.t - sample.t).abs }
             found[record] = sample if (record.t - sample.t).abs <= MAX_SKEW_S
           end
         end
       end
 
-      def last_read(samples, time) = samples&.take_while { |sample| sample.t <= time }&.last
+      # The readings just before and at or after `time`: one of them is the nearest.
+      def neighbours(readings, time)
+        after = readings.bsearch_index { |reading| reading.t >= time } || readings.size
+        readings[[after - 1, 0].max..after]
+      end
+
+      def last_read(samples, time)
+        return unless samples
+
+        after = samples.bsearch_index { |sample| sample.t > time } || samples.size
+        samples[after - 1] if after.positive?
+      end
 
       def joined(record, own, last)
         read = own || last
@@ -46,7 +60,7 @@ module Mallard
         Run::LedgerRecord.new(**record.to_h.merge(fields))
       end
 
-      private_class_method :nearest, :last_read, :joined
+      private_class_method :nearest, :neighbours, :last_read, :joined
     end
   end
 end
