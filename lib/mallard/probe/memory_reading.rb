@@ -6,15 +6,12 @@ module Mallard
     # RSS counts shared pages in full, PSS divides them among their sharers, USS is what only
     # this process holds (what killing it would free).
     MemoryReading = Struct.new(:rss_kb, :pss_kb, :uss_kb, :swap_kb, keyword_init: true) do
-      # The fields summed, by name.
-      FIELDS = /^(Rss|Pss|Private_Clean|Private_Dirty|Swap): +(\d+) kB/
-
       # Parses smaps_rollup, or the per-mapping smaps (its records are summed). One pattern over the whole text: the
       # sampler parses a whole smaps every few seconds (a megabyte for a Rails worker), and line by line took 7 times
       # as long (13 ms against 1.7 for 150 KB).
       def self.parse(text)
         totals = Hash.new(0)
-        text.scan(FIELDS) { |key, value| totals[key] += value.to_i }
+        text.scan(/^(Rss|Pss|Private_Clean|Private_Dirty|Swap): +(\d+) kB/) { |key, value| totals[key] += value.to_i }
         new(rss_kb: totals["Rss"], pss_kb: totals["Pss"],
             uss_kb: totals["Private_Clean"] + totals["Private_Dirty"], swap_kb: totals["Swap"])
       end
