@@ -16,7 +16,9 @@ module Mallard
     #
     # Cost: glibc's mallinfo2 walks every free chunk, milliseconds on a fragmented heap, so a reading is taken at
     # most every `interval` seconds (DEFAULT_INTERVAL, or MALLARD_LEDGER_INTERVAL), never per request, and each
-    # line says what its reading cost (cost_ms, CPU time of this thread) so the run shows the ledger's own price.
+    # line says what its reading cost (cost_ms, CPU time of the thread that took it) so the run shows the ledger's
+    # own price. It is taken with the interval's record, by the request that ends when that is due (Recorder says
+    # why not by a thread of the agent's own).
     # The mappings are read here only when asked for (MALLARD_MAPPINGS_INTERVAL, seconds; the exporter's stacks part
     # needs it), as a soak's sampler reads them from outside (Probe::Sampler): reading them from inside the app costs
     # it far more than their own CPU. On Ruby 3.1 one read of smaps (2-3 ms) from the agent's thread
