@@ -20,7 +20,8 @@
 #   ruby bench/agent_paired.rb [ROUNDS] [SECONDS] [APP] [VARIANT] [JITTER_MAX]
 # VARIANT: "full" (as mallard runs it), "lean" (per-GC timeline and ledger off), "timeline" (ledger off), "ledger"
 # (per-GC timeline off), "loaded" (the agent's rackup and middleware, not recording). JITTER_MAX 0: no jitter (one
-# draw of the lottery per variant, as a plain A/B).
+# draw of the lottery per variant, as a plain A/B). MALLARD_BENCH_BASELINE=VARIANT: the "without" server runs the agent
+# too, as that variant, so the ratio is one part's cost (e.g. "ledger" against "lean": the ledger's).
 require_relative "support"
 
 rounds = Integer(ARGV.fetch(0, 10))
@@ -31,6 +32,7 @@ if (ruby = ENV.fetch("MALLARD_BENCH_RUBY", nil))
   extra_env = extra_env.merge(Mallard::Target::SubjectRuby.resolve(ruby).subject_env)
 end
 variant = ARGV.fetch(3, "full")
+baseline = ENV.fetch("MALLARD_BENCH_BASELINE", nil)
 jitter_max = Integer(ARGV.fetch(4, 20_000))
 VARIANT_ENV = { "full" => {}, "lean" => { "MALLARD_GC_EVENTS" => "off", "MALLARD_LEDGER_INTERVAL" => "off" },
                 "timeline" => { "MALLARD_LEDGER_INTERVAL" => "off" }, "ledger" => { "MALLARD_GC_EVENTS" => "off" },
@@ -40,19 +42,22 @@ GC_AT_EXIT = File.expand_path("apps/gc_at_exit.rb", __dir__)
 LIB = File.expand_path("../lib", __dir__)
 figures = %i[rps cpu majors].to_h { |figure| [figure, { without: [], with: [] }] }
 
-# Each server's environment: the app's, the jitter and the GC counts first, and the agent's variant for "with".
-def environments(extra_env, variant, jitter, dir)
+# Each server's environment: the app's, the jitter and the GC counts first, and the agent's variant for "with" (and
+# the baseline's for "without", when there is one).
+def environments(extra_env, variant, baseline, jitter, dir)
   common = extra_env.merge("MALLARD_BENCH_JITTER" => jitter.to_s)
-  { without: common.merge("RUBYOPT" => "-r#{JITTER} -r#{GC_AT_EXIT}",
-                          "MALLARD_BENCH_GC_OUT" => File.join(dir, "without")),
-    with: common.merge(VARIANT_ENV.fetch(variant))
-                .merge("RUBYOPT" => "-I#{LIB} -r#{JITTER} -rmallard/agent -r#{GC_AT_EXIT}",
-                       "MALLARD_BENCH_GC_OUT" => File.join(dir, "with")) }
+  plain = common.merge("RUBYOPT" => "-r#{JITTER} -r#{GC_AT_EXIT}")
+  envs = { without: baseline ? agent_env(common, baseline) : plain, with: agent_env(common, variant) }
+  envs.to_h { |name, env| [name, env.merge("MALLARD_BENCH_GC_OUT" => File.join(dir, name.to_s))] }
+end
+
+def agent_env(common, variant)
+  common.merge(VARIANT_ENV.fetch(variant)).merge("RUBYOPT" => "-I#{LIB} -r#{JITTER} -rmallard/agent -r#{GC_AT_EXIT}")
 end
 
 # Both servers up, each started on its CPU; yields [[variant, url, subject, cpu], ...].
-def with_pair(app, cpus, envs, &block)
-  Bench.with_puma(app, agent: false, extra_env: envs[:without], cpus: [cpus[:without]]) do |url_a, subject_a|
+def with_pair(app, cpus, envs, baseline, &block)
+  Bench.with_puma(app, agent: !baseline.nil?, extra_env: envs[:without], cpus: [cpus[:without]]) do |url_a, subject_a|
     Bench.with_puma(app, agent: true, extra_env: envs[:with], cpus: [cpus[:with]]) do |url_b, subject_b|
       block.call([[:without, url_a, subject_a, cpus[:without]], [:with, url_b, subject_b, cpus[:with]]])
     end
@@ -88,7 +93,7 @@ rounds.times do |round|
   jitter = jitter_max.zero? ? 0 : random.rand(jitter_max + 1)
   Dir.mktmpdir("mallard-bench-pair") do |dir|
     served = {}
-    with_pair(app, cpus, environments(extra_env, variant, jitter, dir)) do |pair|
+    with_pair(app, cpus, environments(extra_env, variant, baseline, jitter, dir), baseline) do |pair|
       measure_pair(pair, path, 1) # warm both up; not counted
       served = measure_pair(pair, path, seconds)
     end
@@ -114,8 +119,8 @@ blocks = figures.transform_values do |by_variant|
     whole.map { |a, b| Math.sqrt(a * b) }
   end
 end
-puts "app: #{app}#{path}, variant #{variant}, #{rounds} rounds of #{seconds} s side by side (CPUs swapped each " \
-     "round; a block is two rounds), wrk -c 10 each, boot jitter 0–#{jitter_max} strings"
+puts "app: #{app}#{path}, variant #{variant} against #{baseline || 'no agent'}, #{rounds} rounds of #{seconds} s " \
+     "side by side (CPUs swapped each round; a block: two rounds), wrk -c 10 each, boot jitter 0–#{jitter_max} strings"
 ratio = Bench.print_rates(blocks[:rps], :with, :without, "req/s with/without")
 puts format("  → agent cost %.1f%% of throughput", (1 - ratio) * 100)
 cpu_ratio = Bench.print_ratio(blocks[:cpu], :with, :without, "CPU per request with/without", unit: "ms")
