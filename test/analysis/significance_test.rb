@@ -29,5 +29,7 @@ class SignificanceTest < Minitest::Test
     assert_equal Significance::RUN_TO_RUN_PCT, Significance.memory_noise_pct(nil)
     refute Significance.significant?([-8.6, -2.5], Significance.memory_noise_pct(87_550)), "issue 20's worker pair"
     assert Significance.significant?([-30.0, -14.0], Significance.memory_noise_pct(87_550))
+    assert_in_delta 40.0, Significance.memory_noise_pct(100_000, 40_000), 0.01, "what an allocator held free"
+    assert_equal Significance::RUN_TO_RUN_PCT, Significance.memory_noise_pct(100_000, 2_000)
   end
 end

@@ -97,7 +97,11 @@ module Mallard
       def soaks(before, after, metric:)
         a, b = [before, after].map { |run| soak_figure(run[:summary], metric) }
         steady = STEADY_KEYS.key?(metric)
-        row = steady ? batched(before[:steady], after[:steady], a, b) : change([a].grep(Numeric), [b].grep(Numeric))
+        row = if steady
+                batched(before[:steady], after[:steady], a, b, held_kb: held_kb(before[:summary], after[:summary]))
+              else
+                change([a].grep(Numeric), [b].grep(Numeric))
+              end
         methodology = steady ? "Welch's t on the logs of each run's steady-window batch means" : "one figure per run"
         rows = [{ name: metric, a: a, b: b }.merge(row), *ledger_rows(before[:summary], after[:summary], metric)]
         unit = Headline.of(before[:summary]).unit
@@ -189,20 +193,30 @@ module Mallard
       end
 
       # Batch means see only each run's own noise, not how far apart two runs of one app settle: the allowance for
-      # that (Significance.memory_noise_pct) widens the band, and the row says so.
-      def batched(before, after, a_figure, b_figure)
+      # that (Significance.memory_noise_pct, with what the allocators held free) widens the band, and the row says so.
+      def batched(before, after, a_figure, b_figure, held_kb: nil)
         a = batch_means(before)
         b = batch_means(after)
         short = { "A" => a, "B" => b }.select { |_, means| means.empty? }.keys
         return change([a_figure].grep(Numeric), [b_figure].grep(Numeric), too_few(short)) if short.any?
 
-        noise = Significance.memory_noise_pct([a_figure, b_figure].grep(Numeric).min)
-        change(a, b, noise_pct: noise).merge(batches: [a.size, b.size], note: one_run_each(noise))
+        noise = Significance.memory_noise_pct([a_figure, b_figure].grep(Numeric).min, held_kb)
+        change(a, b, noise_pct: noise).merge(batches: [a.size, b.size], note: one_run_each(noise, held_kb))
       end
 
-      def one_run_each(noise_pct)
-        format("one run each: the interval is within each run, so only a change beyond ±%.0f%% (how far two runs of " \
-               "one app settle apart) counts; repeat with `mallard compare --repeat` to measure that", noise_pct)
+      # The most either run's allocator held free at its end; nil when neither ledger says.
+      def held_kb(*summaries) = summaries.filter_map(&:headroom_kb).max
+
+      def one_run_each(noise_pct, held_kb)
+        held = if held_kb
+                 format("; an allocator held %.1f MiB free, which two runs keep differently",
+                        held_kb / 1024.0)
+               else
+                 ""
+               end
+        format("one run each: the interval is within each run, so only a change beyond ±%<noise>.0f%% (how far two " \
+               "runs of one app settle apart%<held>s) counts; repeat with `mallard compare --repeat` to measure that",
+               noise: noise_pct, held: held)
       end
 
       def too_few(runs)

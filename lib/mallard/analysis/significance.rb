@@ -20,7 +20,10 @@ module Mallard
     # two runs of one app settle apart, RUN_TO_RUN_PCT: ten A/A pairs of 4-second soaks of a 27 MB app settled up
     # to 2.5% (700 KB) apart with intervals of ±1.2%, and two back-to-back 10 s soaks of one 20-thread job worker
     # under glibc 5.6% apart, "−8.6 … −2.5" (its arenas reached different high-water marks). bench/diff_aa.rb
-    # measures it on such apps.
+    # measures it on such apps: a fragmenting five-thread web app's pairs settled up to 36.6% apart, four of twenty
+    # beyond 10%. What two runs of one app hold differently is what the allocator keeps of the memory the app freed
+    # (the memory ledger's held-free part): the app's own memory is the same. So where the runs' ledgers say how
+    # much that is, the band is at least the larger run's held-free memory as a share of the smaller run's level.
     module Significance
       NOISE_PCT = 1.0
       MEMORY_FLOOR_KB = 1024.0
@@ -40,11 +43,12 @@ module Mallard
       end
 
       # The band for memory at level_kb when run-to-run variation is unmeasured (one run each): the allowance for
-      # it, or the floor's share where that is larger.
-      def memory_noise_pct(level_kb)
+      # it, or the floor's or the allocator's held-free memory's share where that is larger.
+      # @param held_kb [Numeric, nil] the most either run's allocator held free (Summary::Soak#headroom_kb)
+      def memory_noise_pct(level_kb, held_kb = nil)
         return RUN_TO_RUN_PCT unless level_kb.is_a?(Numeric) && level_kb.positive?
 
-        [RUN_TO_RUN_PCT, 100.0 * MEMORY_FLOOR_KB / level_kb].max
+        [RUN_TO_RUN_PCT, 100.0 * [MEMORY_FLOOR_KB, held_kb.to_f].max / level_kb].max
       end
     end
   end
