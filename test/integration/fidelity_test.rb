@@ -47,15 +47,18 @@ class FidelityIntegrationTest < Minitest::Test
   end
 
   # A 20-thread job worker fragments glibc most of all (confined to one CPU its RSS was 82 MiB, by hand 184): its
-  # steady RSS under mallard's soak must be what the same worker shows run by hand. Its runs spread widely (glibc
-  # held about half its RSS free, and by hand two runs settled at 255 and 341 MiB), so the claim tested is that
-  # mallard's runs fall among the worker's own, within the issue's 10% of their range.
+  # RSS under mallard's soak must be what the same worker shows run by hand. In 10 s it is still growing (by ~20 MiB
+  # a second), so the figure compared is the peak, both runs timed alike; and its runs spread widely (by hand, peaks
+  # of 255 to 304 MiB), so the claim tested is that mallard's fall among the worker's own, within the issue's 10% of
+  # their range. By hand the worker writes its log to a file, as under mallard (subject.log) and in production:
+  # Sidekiq logs two lines a job, and with its log sent to /dev/null the same worker ran more jobs a second and
+  # peaked at 392 to 452 MiB.
   def test_a_20_thread_job_workers_memory_is_what_it_is_run_by_hand
     by_mallard = []
     by_hand = []
     WORKER_REPEATS.times do
-      by_mallard << worker_soak.dig("memory", "steady_rss_kb")
-      by_hand << plain_worker_steady_rss_kb
+      by_mallard << worker_soak.dig("memory", "peak_rss_kb")
+      by_hand << plain_worker_peak_rss_kb
     end
     low, high = by_hand.minmax
 
@@ -73,18 +76,16 @@ class FidelityIntegrationTest < Minitest::Test
     JSON.parse(out)
   end
 
-  # Sidekiq and the steady workload against a Redis of their own, no mallard: RSS from smaps_rollup from the moment
-  # the worker has registered, the second half's median as for Puma.
-  def plain_worker_steady_rss_kb
+  # Sidekiq and the steady workload against a Redis of their own, no mallard, started together as mallard starts
+  # them, the worker's log in a file: the highest RSS smaps_rollup showed in the push's SECONDS and a second after.
+  def plain_worker_peak_rss_kb
     env = { "REDIS_URL" => start_redis, "JOB" => "FragmentingJob", "LD_PRELOAD" => nil, "MALLOC_ARENA_MAX" => nil,
             "RUBYOPT" => nil }
-    worker = Process.spawn(env, *WORKER, chdir: JOBS, out: File::NULL, err: File::NULL)
+    log = File.join(Dir.mktmpdir("by-hand", @tmp), "worker.log")
+    worker = Process.spawn(env, *WORKER, chdir: JOBS, %i[out err] => [log, "w"])
     @spawned << worker
-    wait_for(timeout: 20, message: "the worker never registered") do
-      redis_call(env["REDIS_URL"], "SCARD", "processes").to_i.positive?
-    end
     @spawned << Process.spawn(env, Gem.ruby, "steady.rb", chdir: JOBS, out: File::NULL, err: File::NULL)
-    median(readings(worker).last(SECONDS))
+    readings(worker, seconds: SECONDS + 1).max
   ensure
     @spawned.each { |pid| stop_process(pid) }
   end
@@ -111,9 +112,9 @@ class FidelityIntegrationTest < Minitest::Test
     server&.stop
   end
 
-  # RSS from smaps_rollup every half second for SECONDS.
-  def readings(pid)
-    (SECONDS * 2).times.map do
+  # RSS from smaps_rollup every half second for `seconds`.
+  def readings(pid, seconds: SECONDS)
+    (seconds * 2).times.map do
       sleep 0.5
       File.read("/proc/#{pid}/smaps_rollup")[/^Rss:\s+(\d+)/, 1].to_f
     end
