@@ -28,6 +28,7 @@ end
 subjects.each do |label, target|
   called = []
   changes = []
+  bands = []
   Dir.mktmpdir("mallard-diff-aa") do |dir|
     pairs.times do |pair|
       runs = %w[a b].map do |side|
@@ -38,6 +39,7 @@ subjects.each do |label, target|
       _, out = mallard(["diff", *runs, "--json"])
       row = JSON.parse(out)["rows"].first
       changes << row["pct"]
+      bands << row["noise_pct"]
       called << pair if row["significant"]
     end
   end
@@ -45,4 +47,5 @@ subjects.each do |label, target|
   puts format("%s: %d pairs of %d s soaks, a difference called in %d (%s); largest |change| %.1f%%", label, pairs,
               seconds, called.size, called.inspect, spread || Float::NAN)
   puts "  changes: #{changes.compact.map { |pct| format('%+.1f', pct) }.join(' ')}"
+  puts "  bands (±%): #{bands.compact.map { |pct| format('%.1f', pct) }.join(' ')}"
 end
