@@ -28,8 +28,12 @@ module Mallard
       # At exit, how long to wait for the thread to finish a write it has already begun.
       JOIN_TIMEOUT = 2
       # How far past due (in intervals) the background thread lets a record be before writing it itself: under
-      # load a request writes it within milliseconds of due, so the thread finds nothing to do.
-      IDLE_AFTER = 0.5
+      # load a request writes it within milliseconds of due, so the thread finds nothing to do. An idle process's
+      # records come every 1.2 intervals: an idle Puma master's ledger readings must stay close enough together to
+      # be joined to the sampler's mappings readings (Analysis::LedgerMappings).
+      IDLE_AFTER = 0.2
+      # The shortest sleep between the thread's looks, should it wake a little before a record is late.
+      MIN_WAIT = 0.01
 
       attr_reader :path, :interval
 
@@ -229,18 +233,20 @@ module Mallard
         loop do
           break if wait_for_tick
 
-          flush_when_due(@interval * IDLE_AFTER)
+          flush_when_due(idle_after)
           break unless @running
         end
       end
 
-      # Sleeps one interval, or less when stop wakes it; true when stopping.
+      # Sleeps until the record is late, or less when stop wakes it; true when stopping.
       def wait_for_tick
         @lock.synchronize do
-          @wake.wait(@lock, @interval) unless @stopping
+          @wake.wait(@lock, [@due + idle_after - clock, MIN_WAIT].max) unless @stopping
           @stopping
         end
       end
+
+      def idle_after = @interval * IDLE_AFTER
 
       def clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 
