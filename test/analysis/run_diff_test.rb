@@ -84,7 +84,21 @@ class RunDiffTest < Minitest::Test
     assert_operator row[:ci][0], :>, 20, "a real gap between these two runs"
     refute row[:significant], row.inspect
     assert_in_delta 100.0 * 110_000 / 300_000, row[:noise_pct], 0.5
-    assert_match(/an allocator held 107\.4 MiB free/, row[:note])
+    assert_match(/an allocator held up to 107\.4 MiB free/, row[:note])
+  end
+
+  # A CI run of report_diff_test: a leak took steady RSS from 26.9 to 114.1 MiB, and the leaking run's allocator held
+  # 29.2 MiB free. Weighed against the smaller run's level alone that was a ±111% band and the rise "within noise";
+  # held free it can account for 29 MiB over the 85 MiB the leaking run owned, ±36%, and a fourfold rise counts.
+  def test_what_a_leaking_run_holds_free_does_not_hide_its_leak
+    random = Random.new(16)
+    before = soak(ar1(9, phi: 0.3, random: random, level: 26_950.0, spread: 0.3), headroom_kb: nil)
+    leaking = Array.new(28) { |i| 40_000.0 + (5_500 * i) + random.rand(-20_000..20_000) }
+    row = RunDiff.soaks(before, soak(leaking, headroom_kb: 29_900), metric: "steady_rss_kb")[:rows].first
+
+    assert_operator row[:ci][0], :<, 100.0 * 29_900 / 26_950, "the old band hid this rise"
+    assert_in_delta 100.0 * 29_900 / (row[:b] - 29_900), row[:noise_pct], 0.01
+    assert row[:significant], row.inspect
   end
 
   def test_a_twenty_percent_shift_is_significant_and_measured_as_such

@@ -98,7 +98,8 @@ module Mallard
         a, b = [before, after].map { |run| soak_figure(run[:summary], metric) }
         steady = STEADY_KEYS.key?(metric)
         row = if steady
-                batched(before[:steady], after[:steady], a, b, held_kb: held_kb(before[:summary], after[:summary]))
+                batched(before[:steady], after[:steady], [a, before[:summary].headroom_kb],
+                        [b, after[:summary].headroom_kb])
               else
                 change([a].grep(Numeric), [b].grep(Numeric))
               end
@@ -194,26 +195,21 @@ module Mallard
 
       # Batch means see only each run's own noise, not how far apart two runs of one app settle: the allowance for
       # that (Significance.memory_noise_pct, with what the allocators held free) widens the band, and the row says so.
-      def batched(before, after, a_figure, b_figure, held_kb: nil)
+      # @param a_run [Array(Numeric, Numeric)] run A's figure and what its allocator held free (or nil); b_run, B's
+      def batched(before, after, a_run, b_run)
         a = batch_means(before)
         b = batch_means(after)
         short = { "A" => a, "B" => b }.select { |_, means| means.empty? }.keys
-        return change([a_figure].grep(Numeric), [b_figure].grep(Numeric), too_few(short)) if short.any?
+        return change([a_run[0]].grep(Numeric), [b_run[0]].grep(Numeric), too_few(short)) if short.any?
 
-        noise = Significance.memory_noise_pct([a_figure, b_figure].grep(Numeric).min, held_kb)
-        change(a, b, noise_pct: noise).merge(batches: [a.size, b.size], note: one_run_each(noise, held_kb))
+        noise = Significance.memory_noise_pct(a_run, b_run)
+        change(a, b, noise_pct: noise).merge(batches: [a.size, b.size], note: one_run_each(noise, a_run[1], b_run[1]))
       end
 
-      # The most either run's allocator held free at its end; nil when neither ledger says.
-      def held_kb(*summaries) = summaries.filter_map(&:headroom_kb).max
-
-      def one_run_each(noise_pct, held_kb)
-        held = if held_kb
-                 format("; an allocator held %.1f MiB free, which two runs keep differently",
-                        held_kb / 1024.0)
-               else
-                 ""
-               end
+      def one_run_each(noise_pct, *held_kb)
+        most = held_kb.compact.max
+        held = ""
+        held = format("; an allocator held up to %.1f MiB free, which two runs keep differently", most / 1024.0) if most
         format("one run each: the interval is within each run, so only a change beyond ±%<noise>.0f%% (how far two " \
                "runs of one app settle apart%<held>s) counts; repeat with `mallard compare --repeat` to measure that",
                noise: noise_pct, held: held)

@@ -23,7 +23,7 @@ module Mallard
     # measures it on such apps: a fragmenting five-thread web app's pairs settled up to 36.6% apart, four of twenty
     # beyond 10%. What two runs of one app hold differently is what the allocator keeps of the memory the app freed
     # (the memory ledger's held-free part): the app's own memory is the same. So where the runs' ledgers say how
-    # much that is, the band is at least the larger run's held-free memory as a share of the smaller run's level.
+    # much that is, the band is at least what that could account for (memory_noise_pct).
     module Significance
       NOISE_PCT = 1.0
       MEMORY_FLOOR_KB = 1024.0
@@ -42,13 +42,22 @@ module Mallard
         !interval.nil? && !significant?(interval, noise_pct) && (interval[0].positive? || interval[1].negative?)
       end
 
-      # The band for memory at level_kb when run-to-run variation is unmeasured (one run each): the allowance for
-      # it, or the floor's or the allocator's held-free memory's share where that is larger.
-      # @param held_kb [Numeric, nil] the most either run's allocator held free (Summary::Soak#headroom_kb)
-      def memory_noise_pct(level_kb, held_kb = nil)
-        return RUN_TO_RUN_PCT unless level_kb.is_a?(Numeric) && level_kb.positive?
+      # The band for memory when run-to-run variation is unmeasured (one run each): the allowance for it, or what
+      # the allocators' held-free memory (at least the floor) could account for, where that is larger.
+      #
+      # Two runs of one app own the same memory and differ by what their allocators hold free (h, of a level L).
+      # B can then sit above A by at most h_B / L_A, and by at most h_B / (L_B - h_B) (its own memory is A's, and
+      # A held at least nothing); B can sit below A by at most h_A / L_A. A rise is bounded by the lesser of the
+      # two: a leaking run whose allocator held 29 MiB of its 114 does not make a rise from 27 MiB doubtful.
+      # @param before [Array(Numeric, Numeric)] run A's [level_kb, held_kb or nil] (Summary::Soak#headroom_kb)
+      # @param after [Array(Numeric, Numeric)] run B's
+      def memory_noise_pct(before, after)
+        level_a, level_b = [before, after].map(&:first)
+        return RUN_TO_RUN_PCT unless [level_a, level_b].all? { |level| level.is_a?(Numeric) && level.positive? }
 
-        [RUN_TO_RUN_PCT, 100.0 * [MEMORY_FLOOR_KB, held_kb.to_f].max / level_kb].max
+        held_a, held_b = [before, after].map { |run| [MEMORY_FLOOR_KB, run[1].to_f].max }
+        rise = [held_b / level_a, held_b / [level_b - held_b, MEMORY_FLOOR_KB].max].min
+        [RUN_TO_RUN_PCT, 100.0 * rise, 100.0 * held_a / level_a].max
       end
     end
   end
