@@ -81,6 +81,19 @@ class GcTimelineTest < Minitest::Test
     assert_match(/each major GC takes longer as the live set grows/, relation.sentence)
   end
 
+  # Issue 23: a generated Rails app's flat live set came out "rising" over 8 majors (p = 0.029) in a CI run, and the
+  # sentence blamed retention. Retention is the live set's verdict to give; the correlation only repeats it.
+  def test_rising_major_gc_time_names_retention_only_beside_a_growing_live_set
+    events = major_events(20, live: ->(i) { 100_000 + (50_000 * i) }, pause: ->(i) { 5.0 + (2.0 * i) })
+    sentence = lambda do |live_set|
+      GcTimeline.call(gc_run(events: events), live_set: live_set).major_time_vs_live_set.sentence
+    end
+
+    assert_match(/: something retains objects\z/, sentence.call("growing"))
+    assert_match(/verdict is plateaued, so this names no retention\z/, sentence.call("plateaued"))
+    assert_match(/verdict is unjudged, so this names no retention\z/, sentence.call(nil))
+  end
+
   def test_pauses_that_do_not_follow_the_live_set_are_no_relation
     random = Random.new(4)
     events = major_events(20, live: ->(i) { 100_000 + (50_000 * i) }, pause: ->(_i) { 5.0 + random.rand })

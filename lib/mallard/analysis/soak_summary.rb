@@ -32,7 +32,7 @@ module Mallard
           schema_version: Run::Directory::SCHEMA_VERSION, kind: kind(run), **outcome.to_h,
           run_dir: Text.scrub(run.path), skipped_lines: run.skipped, target: run.target,
           allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), **work,
-          app: app_figures(run, work[:load]), gc: gc(run), live_set: live_set,
+          app: app_figures(run, work[:load]), gc: gc(run, live_set), live_set: live_set,
           script: script_figures(run), validity: Validity.call(run), cpu_layout: run.meta.cpu_layout,
           series: series(run, verdict, live_set), ruby: run.meta.subject_ruby,
           **ledger.to_h.slice(:ledger, :headroom_kb)
@@ -113,7 +113,9 @@ module Mallard
       # "gc" for a run of `mallard gc`, which the views show GC first; a soak for everything else.
       def kind(run) = run.meta.command == "gc" ? "gc" : "soak"
 
-      def gc(run) = GcTimeline.call(run, settings: GcSettings.call(run.phases.gc_settings))
+      def gc(run, live_set)
+        GcTimeline.call(run, settings: GcSettings.call(run.phases.gc_settings), live_set: live_set&.verdict)
+      end
 
       def memory(run, steady)
         totals = run.totals
