@@ -92,6 +92,14 @@ class CompareIntegrationTest < Minitest::Test
     refute File.exist?(File.join(without, "agent.jsonl")), "no agent ran"
     refute File.exist?(File.join(without, "mallard.ru"))
     assert_match(/The agent's cost here: glibc served/, cost["sentence"])
+    assert_agent_memory_measured(summary, cost)
+  end
+
+  # The agent's code moves Ruby's heap lottery, so the line says how far the app's steady memory moved too.
+  def assert_agent_memory_measured(summary, cost)
+    assert_in_delta config(summary, "glibc").dig("steady_rss_kb", "median"), cost["steady_rss_kb_with"], 1
+    assert_in_delta ((cost["steady_rss_kb_with"].to_f / cost["steady_rss_kb_without"]) - 1) * 100, cost["rss_pct"], 0.1
+    assert_match(/; steady RSS [\d.]+ MiB with it, [\d.]+ without \([-+][\d.]+%\)/, cost["sentence"])
   end
 
   def compare(*args)

@@ -19,7 +19,7 @@ class FidelityIntegrationTest < Minitest::Test
   WORKER = %w[sidekiq -r ./jobs.rb -c 20].freeze
   WORKER_REPEATS = 3
   SECONDS = 10
-  REPEATS = 2
+  REPEATS = 3
   TOLERANCE_POINTS = 12
 
   def setup
@@ -40,10 +40,11 @@ class FidelityIntegrationTest < Minitest::Test
     mallard_pct = summary["configs"].find { |config| config["name"] == "glibc-arena2" }.dig("vs_baseline", "rss_pct")
 
     refute summary.dig("cpu_layout", "pinned"), "the default shares every CPU"
-    # Two 10 s runs of the fixture came out −12% to −30% apart by hand; the claim tested is the agreement below.
+    # Two 10 s runs of the fixture came out −7% to −30% apart by hand; the claim tested is the agreement below.
     assert_operator hand_pct, :<, -5, "the fixture fragments glibc under plain Puma: #{by_hand}"
     assert_in_delta hand_pct, mallard_pct, TOLERANCE_POINTS,
                     "mallard #{mallard_pct.round(1)}% against plain Puma #{hand_pct.round(1)}% (#{by_hand})"
+    assert_lab_run_without_the_agent_is_plain_pumas(summary["agent_cost"], by_hand[nil])
   end
 
   # A 20-thread job worker fragments glibc most of all (confined to one CPU its RSS was 82 MiB, by hand 184): its
@@ -67,6 +68,17 @@ class FidelityIntegrationTest < Minitest::Test
   end
 
   private
+
+  # mallard's run of the baseline without its agent is the app as plain Puma runs it: its steady RSS falls among the
+  # by-hand runs' (within 10% of their range). What the agent's own code moves (Ruby's heap lottery: this small
+  # app's heap settled smaller with it, and its RSS 15% lower) the line says, measured.
+  def assert_lab_run_without_the_agent_is_plain_pumas(cost, by_hand)
+    low, high = by_hand.minmax
+
+    assert_operator cost["steady_rss_kb_without"], :>=, low * 0.9, "#{cost} against by hand #{by_hand}"
+    assert_operator cost["steady_rss_kb_without"], :<=, high * 1.1, "#{cost} against by hand #{by_hand}"
+    assert_match(/steady RSS [\d.]+ MiB with it, [\d.]+ without/, cost["sentence"])
+  end
 
   def worker_soak
     argv = ["soak", "--sidekiq", "--workload", File.join(JOBS, "steady.rb"), "--duration", SECONDS.to_s, "--json",

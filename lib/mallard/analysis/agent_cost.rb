@@ -8,6 +8,12 @@ module Mallard
     # is) against one run of the same configuration without it. One run has no interval, and this machine's
     # run-to-run noise is several percent, so the figure is an estimate of the floor under mallard's absolute
     # req/s, not a verdict; comparisons between configurations are unaffected, as every one carries the agent.
+    #
+    # Memory too: the agent's code, loaded at boot, is a draw of Ruby's heap lottery (the heap settles at a size
+    # that depends on what was allocated at boot, and the GC rate with it). A small app feels it: the fragmenting
+    # fixture's heap settled at 142 pages with the agent and 151 without, it ran twice the major GCs, and its
+    # steady RSS came out 120-132 MiB under mallard against 145-151 without the agent (bench/README.md). So the
+    # line says how far the app's steady memory moved as well.
     module AgentCost
       module_function
 
@@ -21,7 +27,7 @@ module Mallard
 
         cost = Summary::AgentCost.new(rps_with: rps.round(1), rps_without: without.rps.round(1),
                                       rps_pct: pct(rps, without.rps), runs_with: with.size,
-                                      **cpu(with, without.cpu_ms_per_request))
+                                      **cpu(with, without.cpu_ms_per_request), **memory(with, without.steady_rss_kb))
         cost.sentence = sentence(cost, baseline)
         cost
       end
@@ -33,17 +39,32 @@ module Mallard
         { cpu_ms_with: median.round(4), cpu_ms_without: without.round(4), cpu_pct: pct(median, without) }
       end
 
+      def memory(with, without)
+        median = Statistics.median(with.map(&:steady_rss_kb).grep(Numeric))
+        return {} unless median && without&.positive?
+
+        { steady_rss_kb_with: median.round, steady_rss_kb_without: without.round, rss_pct: pct(median, without) }
+      end
+
       def pct(with, without) = without.positive? ? ((with / without) - 1) * 100 : nil
 
       def sentence(cost, baseline)
         cpu = cost.cpu_pct ? format(", CPU per request %+.1f%%", cost.cpu_pct) : ""
         format("The agent's cost here: %s served %.1f req/s with it (median of %d) and %.1f without it (one run): " \
-               "%+.1f%% req/s%s. One run without it has no interval; read mallard's absolute req/s with this floor " \
+               "%+.1f%% req/s%s%s. One run without it has no interval; read mallard's absolute figures with this " \
                "in mind (every configuration carries the agent, so their differences are unaffected).",
-               baseline, cost.rps_with, cost.runs_with, cost.rps_without, cost.rps_pct, cpu)
+               baseline, cost.rps_with, cost.runs_with, cost.rps_without, cost.rps_pct, cpu, memory_clause(cost))
       end
 
-      private_class_method :cpu, :pct, :sentence
+      # The agent's code moves Ruby's heap lottery; in a small app that is a difference in memory of its own.
+      def memory_clause(cost)
+        return "" unless cost.rss_pct
+
+        format("; steady RSS %.1f MiB with it, %.1f without (%+.1f%%)", cost.steady_rss_kb_with / 1024.0,
+               cost.steady_rss_kb_without / 1024.0, cost.rss_pct)
+      end
+
+      private_class_method :cpu, :memory, :pct, :sentence, :memory_clause
     end
   end
 end

@@ -1,0 +1,30 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# What the agent cost the app in a comparison: throughput, CPU and, since its code moves Ruby's heap lottery, the
+# steady memory, each the baseline's median with it against the one run without.
+class AgentCostTest < Minitest::Test
+  AgentCost = Mallard::Analysis::AgentCost
+  RunFigures = Mallard::Summary::RunFigures
+
+  def test_throughput_cpu_and_memory_with_the_agent_against_without
+    with = [[3327.0, 0.31, 130_196], [3398.0, 0.30, 119_664]].map do |rps, cpu, rss|
+      RunFigures.new(rps: rps, cpu_ms_per_request: cpu, steady_rss_kb: rss)
+    end
+    without = RunFigures.new(rps: 3680.5, cpu_ms_per_request: 0.2828, steady_rss_kb: 144_596)
+    cost = AgentCost.call(with, without, baseline: "glibc")
+
+    assert_in_delta(-8.6, cost.rps_pct, 0.1)
+    assert_in_delta 124_930, cost.steady_rss_kb_with, 1
+    assert_in_delta(-13.6, cost.rss_pct, 0.1)
+    assert_match(/; steady RSS 122\.0 MiB with it, 141\.2 without \(-13\.6%\)\. One run without it/, cost.sentence)
+  end
+
+  def test_a_run_without_a_memory_figure_says_nothing_of_memory
+    cost = AgentCost.call([RunFigures.new(rps: 100.0)], RunFigures.new(rps: 110.0), baseline: "glibc")
+
+    assert_nil cost.rss_pct
+    refute_match(/steady RSS/, cost.sentence)
+  end
+end
