@@ -133,14 +133,34 @@ module Mallard
       end
 
       # The process's CPU clock less :GC_INVOKE_TIME: the CPU time Ruby had read when it set up its heap, which
-      # Ruby does not expose. One minor GC measures it, once per process: a forked child's CPU clock starts again
-      # from zero, but the child keeps its parent's reading, so the difference holds in every child too. Without a
-      # record (GC refused) the reading is taken as zero: a few milliseconds of CPU early.
-      #
+      # Ruby does not expose. One minor GC measures it, once per process, in a forked child: a GC here, as the agent
+      # starts before the app has loaded, changes how large the app's heap settles, and an allocation-bound app's
+      # GC rate with it (measured in-process, the fragmenting fixture's heap settled at 142 pages against 151
+      # without the agent, with twice the major GCs; from a child, 147 and 1.5 times: bench/README.md). The child's
+      # CPU clock starts again from zero but keeps this process's reading, so the difference it measures holds
+      # here, as in every forked child. Without a record (GC refused, no fork) the reading is taken as zero: a few
+      # milliseconds of CPU early.
+      def cpu_base
+        reader, writer = IO.pipe
+        child = Process.fork do
+          writer.write([measured_cpu_base].pack("E"))
+          Process.exit!(true)
+        end
+        writer.close
+        reading = reader.read
+        Process.wait(child)
+        reading.bytesize == 8 ? reading.unpack1("E") : 0.0
+      rescue NotImplementedError, SystemCallError
+        0.0
+      ensure
+        reader&.close
+        writer&.close
+      end
+
       # Ruby finishes a pending sweep before it starts a GC, and that CPU comes before the GC's :GC_INVOKE_TIME: read
       # with a large heap still being swept, the offset came out 60 ms of CPU short and every GC was placed that much
       # early. So a pending sweep is finished first, by a minor GC of its own.
-      def cpu_base
+      def measured_cpu_base
         GC.start(full_mark: false) unless GC.latest_gc_info(:state) == :none
         GC::Profiler.clear
         before = @clock.cpu_now
