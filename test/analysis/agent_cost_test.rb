@@ -19,6 +19,16 @@ class AgentCostTest < Minitest::Test
     assert_in_delta 124_930, cost.steady_rss_kb_with, 1
     assert_in_delta(-13.6, cost.rss_pct, 0.1)
     assert_match(/; steady RSS 122\.0 MiB with it, 141\.2 without \(-13\.6%\)\. One run without it/, cost.sentence)
+    assert_match(/differences in memory may be partly its doing/, cost.sentence)
+  end
+
+  # Moved by less than two runs of one app settle apart, the agent is taken to move every configuration alike.
+  def test_memory_moved_within_run_to_run_variation_leaves_the_differences_alone
+    with = [RunFigures.new(rps: 100.0, steady_rss_kb: 102_400)]
+    cost = AgentCost.call(with, RunFigures.new(rps: 100.0, steady_rss_kb: 97_280), baseline: "glibc")
+
+    assert_in_delta 5.3, cost.rss_pct, 0.1
+    assert_match(/Every configuration carries it alike\.\z/, cost.sentence)
   end
 
   def test_a_run_without_a_memory_figure_says_nothing_of_memory

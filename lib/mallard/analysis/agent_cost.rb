@@ -1,19 +1,20 @@
 # frozen_string_literal: true
 
 require_relative "statistics"
+require_relative "significance"
 
 module Mallard
   module Analysis
     # What mallard's agent costs the app in a comparison: the baseline's runs (with the agent, as every counted run
     # is) against one run of the same configuration without it. One run has no interval, and this machine's
     # run-to-run noise is several percent, so the figure is an estimate of the floor under mallard's absolute
-    # req/s, not a verdict; comparisons between configurations are unaffected, as every one carries the agent.
+    # req/s, not a verdict; every configuration carries the agent, so their comparison is affected only as far as it
+    # moves them differently.
     #
     # Memory too: the agent's code, loaded at boot, is a draw of Ruby's heap lottery (the heap settles at a size
     # that depends on what was allocated at boot, and the GC rate with it). A small app feels it: the fragmenting
-    # fixture's heap settled at 142 pages with the agent and 151 without, it ran twice the major GCs, and its
-    # steady RSS came out 120-132 MiB under mallard against 145-151 without the agent (bench/README.md). So the
-    # line says how far the app's steady memory moved as well.
+    # fixture's heap settled at 147 pages with the agent and 151 without, and it ran 1.5 times the major GCs
+    # (bench/README.md). So the line says how far the app's steady memory moved as well.
     module AgentCost
       module_function
 
@@ -33,17 +34,20 @@ module Mallard
       end
 
       def cpu(with, without)
-        median = Statistics.median(with.map(&:cpu_ms_per_request).grep(Numeric))
-        return {} unless median && without
-
-        { cpu_ms_with: median.round(4), cpu_ms_without: without.round(4), cpu_pct: pct(median, without) }
+        median, without, change = change(with, :cpu_ms_per_request, without)
+        median ? { cpu_ms_with: median.round(4), cpu_ms_without: without.round(4), cpu_pct: change } : {}
       end
 
       def memory(with, without)
-        median = Statistics.median(with.map(&:steady_rss_kb).grep(Numeric))
-        return {} unless median && without&.positive?
+        median, without, change = change(with, :steady_rss_kb, without)
+        median ? { steady_rss_kb_with: median.round, steady_rss_kb_without: without.round, rss_pct: change } : {}
+      end
 
-        { steady_rss_kb_with: median.round, steady_rss_kb_without: without.round, rss_pct: pct(median, without) }
+      # A figure's median over the runs with the agent, the run's without it, and the change: [] when either is
+      # missing.
+      def change(with, key, without)
+        median = Statistics.median(with.map(&key).grep(Numeric))
+        median && without&.positive? ? [median, without, pct(median, without)] : []
       end
 
       def pct(with, without) = without.positive? ? ((with / without) - 1) * 100 : nil
@@ -52,8 +56,20 @@ module Mallard
         cpu = cost.cpu_pct ? format(", CPU per request %+.1f%%", cost.cpu_pct) : ""
         format("The agent's cost here: %s served %.1f req/s with it (median of %d) and %.1f without it (one run): " \
                "%+.1f%% req/s%s%s. One run without it has no interval; read mallard's absolute figures with this " \
-               "in mind (every configuration carries the agent, so their differences are unaffected).",
-               baseline, cost.rps_with, cost.runs_with, cost.rps_without, cost.rps_pct, cpu, memory_clause(cost))
+               "in mind. %s",
+               baseline, cost.rps_with, cost.runs_with, cost.rps_without, cost.rps_pct, cpu, memory_clause(cost),
+               differences(cost))
+      end
+
+      # Every configuration carries the agent, so their differences hold where it moves them alike. Where it moved
+      # the baseline's memory by more than two runs of one app settle apart, the heap lottery it drew need not be
+      # the same under every allocator: the fragmenting fixture's glibc-arena2 saved 15% with it and 24% without.
+      def differences(cost)
+        moved = cost.rss_pct && cost.rss_pct.abs > Significance::RUN_TO_RUN_PCT
+        return "Every configuration carries it alike." unless moved
+
+        format("It moved this app's steady memory by more than two runs of one app settle apart (%.0f%%), so the " \
+               "configurations' differences in memory may be partly its doing.", Significance::RUN_TO_RUN_PCT)
       end
 
       # The agent's code moves Ruby's heap lottery; in a small app that is a difference in memory of its own.
@@ -64,7 +80,7 @@ module Mallard
                cost.steady_rss_kb_without / 1024.0, cost.rss_pct)
       end
 
-      private_class_method :cpu, :memory, :pct, :sentence, :memory_clause
+      private_class_method :cpu, :memory, :change, :pct, :sentence, :differences, :memory_clause
     end
   end
 end
