@@ -29,7 +29,10 @@ class GcIntegrationTest < Minitest::Test
   # give too few readings to decide.
   # Ruby runs a major GC when old objects double (RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR 2.0): a set growing from
   # nothing gets 6-7 majors, where a perfect rank order is significant and one swapped pair (p = 0.058) is not.
-  # At 1.1 the same work runs 15-20 majors, enough for the relation to be decided whatever the machine's noise.
+  # At 1.1 the same work runs 15-20 majors, enough for the relation to be decided whatever the machine's noise. Not
+  # all carry the live slots after them: on Ruby 3.1 a major that GC::Profiler is read during, still sweeping, has
+  # none, and of 19 majors 8 to 15 had them (8 runs here, the same before and after the agent's GC profiler changed
+  # in f619ef2); a fresh-clone run with 9 failed a guard of 10. Seven, ranked perfectly, are already significant.
   def test_a_script_that_memoises_everything_has_a_growing_live_set
     summary = gc_script("growing_cache.rb", 4_000_000, env: MORE_MAJORS)
 
@@ -43,7 +46,7 @@ class GcIntegrationTest < Minitest::Test
 
     # A cause is named only when the permutation interval excludes zero.
     assert_equal relation["ci"][0].positive?, relation["finding"] == "rising", relation.inspect
-    assert_operator relation["majors"], :>=, 10, relation.inspect
+    assert_operator relation["majors"], :>=, 7, relation.inspect
     assert_equal "rising", relation["finding"], relation.inspect
   end
 
