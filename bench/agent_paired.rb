@@ -14,9 +14,9 @@
 # included. Each round both servers load the same random boot jitter (0 to 20,000 temporary strings) before
 # anything else, so the rounds sample the lottery alike for both.
 #
-# Per round: req/s from each wrk, CPU per request from each server's /proc/PID/stat, and major GCs per 1,000
-# requests from each server's GC.stat at exit; the ratio with/without per block of two rounds (below), its median
-# and bootstrap 95% interval over blocks.
+# Per round: req/s from each wrk, CPU per request from each server's /proc/PID/stat, RSS as the load ends from its
+# smaps_rollup, and major GCs per 1,000 requests from each server's GC.stat at exit; the ratio with/without per
+# block of two rounds (below), its median and bootstrap 95% interval over blocks.
 #   ruby bench/agent_paired.rb [ROUNDS] [SECONDS] [APP] [VARIANT] [JITTER_MAX]
 # VARIANT: "full" (as mallard runs it), "lean" (per-GC timeline and ledger off), "timeline" (ledger off), "ledger"
 # (per-GC timeline off), "loaded" (the agent's rackup and middleware, not recording). JITTER_MAX 0: no jitter (one
@@ -40,7 +40,7 @@ VARIANT_ENV = { "full" => {}, "lean" => { "MALLARD_GC_EVENTS" => "off", "MALLARD
 JITTER = File.expand_path("apps/boot_jitter.rb", __dir__)
 GC_AT_EXIT = File.expand_path("apps/gc_at_exit.rb", __dir__)
 LIB = File.expand_path("../lib", __dir__)
-figures = %i[rps cpu majors].to_h { |figure| [figure, { without: [], with: [] }] }
+figures = %i[rps cpu rss majors].to_h { |figure| [figure, { without: [], with: [] }] }
 
 # Each server's environment: the app's, the jitter and the GC counts first, and the agent's variant for "with" (and
 # the baseline's for "without", when there is one).
@@ -64,14 +64,16 @@ def with_pair(app, cpus, envs, baseline, &block)
   end
 end
 
-# Both loads at once, each wrk on its server's CPU; [result, CPU seconds of the server] by variant.
+# Both loads at once, each wrk on its server's CPU; [result, CPU seconds of the server, its RSS in KB as the load
+# ends] by variant.
 def measure_pair(pair, path, seconds)
   threads = pair.map do |name, url, subject, cpu_index|
     Thread.new do
       Mallard::Cpus::Affinity.set(0, [cpu_index])
       before = Mallard::Probe::CpuTime.processes([subject.pid])
       result = Bench.wrk(url + path, duration: seconds)
-      [name, [result, Mallard::Probe::CpuTime.processes([subject.pid]) - before]]
+      cpu_s = Mallard::Probe::CpuTime.processes([subject.pid]) - before
+      [name, [result, cpu_s, Mallard::Probe::MemoryReading.of(Mallard::Probe::ProcFiles.new(subject.pid)).rss_kb]]
     end
   end
   threads.to_h(&:value)
@@ -97,16 +99,17 @@ rounds.times do |round|
       measure_pair(pair, path, 1) # warm both up; not counted
       served = measure_pair(pair, path, seconds)
     end
-    served.each do |name, (result, cpu_s)|
+    served.each do |name, (result, cpu_s, rss_kb)|
       # The whole life's majors over the whole life's requests: warm-up included, as the server saw them all.
       counts = gc_counts(File.join(dir, name.to_s))
       figures[:rps][name] << result.rps
       figures[:cpu][name] << (cpu_s * 1000 / result.requests)
+      figures[:rss][name] << rss_kb.to_f
       majors = counts["major_gc_count"]
       figures[:majors][name] << (majors ? [majors, 0.5].max * 1000.0 / result.requests : Float::NAN)
-      puts format("round %d, jitter %5d, %-7s CPU %d: %.0f req/s, %.4f ms CPU a request, %s majors, %s heap pages",
-                  round, jitter, name, cpus[name], result.rps, cpu_s * 1000 / result.requests,
-                  majors || "?", counts["heap_allocated_pages"] || "?")
+      puts format("round %d, jitter %5d, %-7s CPU %d: %.0f req/s, %.4f ms CPU a request, %.1f MiB RSS, %s majors, " \
+                  "%s heap pages", round, jitter, name, cpus[name], result.rps, cpu_s * 1000 / result.requests,
+                  rss_kb / 1024.0, majors || "?", counts["heap_allocated_pages"] || "?")
     end
   end
 end
@@ -125,6 +128,7 @@ ratio = Bench.print_rates(blocks[:rps], :with, :without, "req/s with/without")
 puts format("  → agent cost %.1f%% of throughput", (1 - ratio) * 100)
 cpu_ratio = Bench.print_ratio(blocks[:cpu], :with, :without, "CPU per request with/without", unit: "ms")
 puts format("  → agent cost %+.1f%% of CPU per request", (cpu_ratio - 1) * 100)
+Bench.print_ratio(blocks[:rss], :with, :without, "RSS as the load ends with/without", unit: "KB")
 counted = blocks[:majors][:with].each_index.reject { |i| blocks[:majors].values.any? { |values| values[i].nan? } }
 Bench.print_ratio(blocks[:majors].transform_values { |values| values.values_at(*counted) }, :with, :without,
                   "major GCs per 1,000 requests with/without", unit: "per 1k")

@@ -142,8 +142,10 @@ module Mallard
       # milliseconds of CPU early.
       def cpu_base
         reader, writer = IO.pipe
+        # exit! whatever happens: the child must not run the app's at_exit handlers or flush its buffers.
         child = Process.fork do
           writer.write([measured_cpu_base].pack("E"))
+        ensure
           Process.exit!(true)
         end
         writer.close

@@ -50,7 +50,8 @@ module Mallard
         median && without&.positive? ? [median, without, pct(median, without)] : []
       end
 
-      def pct(with, without) = without.positive? ? ((with / without) - 1) * 100 : nil
+      # without: positive (call and change see to it)
+      def pct(with, without) = ((with / without) - 1) * 100
 
       def sentence(cost, baseline)
         cpu = cost.cpu_pct ? format(", CPU per request %+.1f%%", cost.cpu_pct) : ""
