@@ -16,6 +16,7 @@ class AgentGcProfilerTimelineTest < Minitest::Test
 
   GcProfilerTimeline = Mallard::Agent::GcProfilerTimeline
   LIB = File.expand_path("../../lib", __dir__)
+  PROBE = File.expand_path("../fixtures/gc_events/placement_probe.rb", __dir__)
 
   def setup
     GC::Profiler.disable # another test's timeline: this one starts its own
@@ -67,23 +68,19 @@ class AgentGcProfilerTimelineTest < Minitest::Test
 
   # The profiler's start times are CPU time; each GC lands within the interval it happened in, as far into it as
   # the process's CPU had gone when it began: about a third and two thirds here, after the first and second of three
-  # equal burns, and exactly where the process's CPU clock stood (the test process's other threads spend CPU too: a
-  # fresh-clone run placed the first GC at 0.27). Not against the wall clock: on a busy machine the process gets the
-  # CPU unevenly, and the agent can only take it as spent evenly within an interval.
+  # equal burns, and exactly where the process's CPU clock stood. Not against the wall clock: on a busy machine the
+  # process gets the CPU unevenly, and the agent can only take it as spent evenly within an interval. In a fresh
+  # Ruby (test/fixtures/gc_events/placement_probe.rb): here, threads other tests left take the GVL between a reading
+  # and its GC, and a fresh-clone run placed a GC 20 ms of CPU away.
   def test_gcs_are_placed_on_the_wall_clock_between_the_lines
     assert_gcs_placed_by_cpu
   end
 
   # Ruby finishes a pending sweep before it starts the next GC, and counts that CPU before the GC's start: a timeline
-  # created while a large heap was still being swept (the test process, late in a fresh-clone run, placed a GC at
-  # 0.23 of its interval instead of 0.33) must not take that sweep for the profiler's clock offset.
+  # created while a large heap was still being swept (a fresh-clone run placed a GC at 0.23 of its interval instead
+  # of 0.33) must not take that sweep for the profiler's clock offset.
   def test_a_timeline_created_during_a_pending_sweep_places_gcs_alike
-    Array.new(1_000_000) { Object.new } # garbage, for the sweep to have work
-    GC.start(full_mark: true, immediate_sweep: false)
-    assert_equal :sweeping, GC.latest_gc_info(:state), "a sweep is pending"
-    @timeline = GcProfilerTimeline.new(origin: @origin)
-
-    assert_gcs_placed_by_cpu
+    assert_gcs_placed_by_cpu("pending-sweep")
   end
 
   # The offset is measured by a GC in a forked child: one here, as the agent starts before the app has loaded, moved
@@ -96,21 +93,15 @@ class AgentGcProfilerTimelineTest < Minitest::Test
     assert_equal count, GC.count
   end
 
-  def assert_gcs_placed_by_cpu
-    GC.start
-    from = line(requests: 0).first["t"]
-    cpu_from = cpu_now
-    at = Array.new(2) do
-      burn(0.2)
-      cpu_now.tap { GC.start(full_mark: false) }
-    end
-    burn(0.2)
-    cpu_to = cpu_now
-    hash, events = line(requests: 0)
+  def assert_gcs_placed_by_cpu(*args)
+    out, err, status = Open3.capture3({ "RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil }, RbConfig.ruby, "-I#{LIB}", PROBE,
+                                      *args)
+    assert status.success?, err
+    placement = JSON.parse(out)
 
-    assert_equal 2, events.size, events.inspect
-    fractions(at, cpu_from, cpu_to).zip(fractions(events.map(&:t), from, hash["t"])).each do |expected, fraction|
-      assert_in_delta expected, fraction, 0.03
+    assert_equal 2, placement["placed"].size, out
+    placement["expected"].zip(placement["placed"]).each do |expected, placed|
+      assert_in_delta expected, placed, 0.03, out
     end
   end
 
@@ -195,26 +186,6 @@ class AgentGcProfilerTimelineTest < Minitest::Test
   def line(requests:)
     hash = JSON.parse(@timeline.build(time: now - @origin, pid: Process.pid, requests: requests))
     [hash, Mallard::Run.gc_events(hash)]
-  end
-
-  def objects_made
-    before = GC.stat(:total_allocated_objects)
-    yield
-    GC.stat(:total_allocated_objects) - before
-  end
-
-  def burn(seconds)
-    cpu = cpu_now
-    nil while cpu_now - cpu < seconds
-  end
-
-  # How far into [from, to] each moment is.
-  def fractions(moments, from, to)
-    moments.map { |moment| (moment - from) / (to - from) }
-  end
-
-  def cpu_now
-    Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
   end
 
   def now
