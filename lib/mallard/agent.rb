@@ -3,13 +3,14 @@
 # mallard's in-process agent, loaded into the app under test with RUBYOPT="-I<lib> -rmallard/agent".
 # It stays small and self-contained (its own files and json only, never the whole gem) because it
 # runs inside someone else's process, and it does nothing unless MALLARD_AGENT_OUT is set.
+#
+# What it loads is allocated in the app's heap before the app is: each part is loaded only when it is used (a GC
+# timeline from the one source chosen, the job middleware only in a job worker), as an allocation-bound app's GCs
+# run differently with every thousand objects more at boot (bench/README.md).
 require_relative "agent/gc_snapshot"
-require_relative "agent/gc_timeline"
-require_relative "agent/gc_profiler_timeline"
 require_relative "agent/recorder"
 require_relative "agent/owner"
 require_relative "agent/middleware"
-require_relative "agent/job_middleware"
 require_relative "agent/sidekiq_hook"
 require_relative "agent/heap_dumper"
 require_relative "agent/ruby_state"
@@ -81,22 +82,23 @@ module Mallard
 
         reason = source.start
         return timeline(source, origin) unless reason
-        return fallback(reason, origin) if source == GcTimeline && env["MALLARD_GC_EVENTS"] != "hooks"
+        return fallback(reason, origin) if source::SOURCE == "hooks" && env["MALLARD_GC_EVENTS"] != "hooks"
 
         warn "mallard agent: per-GC timing is unavailable (#{reason}); the interval records still carry GC counts"
         nil
       end
 
       def timeline(source, origin)
-        @timeline_note[:gc_timeline] ||= source == GcTimeline ? "hooks" : "profiler"
+        @timeline_note[:gc_timeline] ||= source::SOURCE
         source.new(origin: origin)
       end
 
       # No GC hooks for this Ruby: GC::Profiler times the GCs instead (no longest step, no heap pages).
       def fallback(reason, origin)
-        @timeline_note.update(gc_timeline: "profiler", hooks_unavailable: reason)
+        source = profiler
+        @timeline_note.update(gc_timeline: source::SOURCE, hooks_unavailable: reason)
         warn "mallard agent: GC hooks are unavailable (#{reason}); GC::Profiler times each GC instead"
-        return timeline(GcProfilerTimeline, origin) unless GcProfilerTimeline.start
+        return timeline(source, origin) unless source.start
 
         @timeline_note[:gc_timeline] = nil
         nil
@@ -105,10 +107,20 @@ module Mallard
       def gc_timeline_source(wanted)
         case wanted
         when "off" then nil
-        when "hooks" then GcTimeline
-        when "profiler" then GcProfilerTimeline
-        else RUBY_VERSION >= "3.3" ? GcTimeline : GcProfilerTimeline
+        when "hooks" then hooks
+        when "profiler" then profiler
+        else RUBY_VERSION >= "3.3" ? hooks : profiler
         end
+      end
+
+      def hooks
+        require_relative "agent/gc_timeline"
+        GcTimeline
+      end
+
+      def profiler
+        require_relative "agent/gc_profiler_timeline"
+        GcProfilerTimeline
       end
 
       # Loaded only when recording (it loads the malloc statistics extension), and optional: without its files

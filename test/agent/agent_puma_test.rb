@@ -103,18 +103,17 @@ class AgentPumaTest < Minitest::Test
             "$LOADED_FEATURES.grep(%r{/mallard[/.]}).map { |f| f.delete_prefix('#{LIB}/') }.sort]"
     idle = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => nil)
     active = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_GC_EVENTS" => "hooks")
-    files = %w[agent agent/cpu_wall_clock agent/gc_line agent/gc_profiler_timeline agent/gc_snapshot agent/gc_timeline
-               agent/heap_dumper agent/job_middleware agent/json_text agent/middleware agent/owner agent/record_line
-               agent/recorder agent/ruby_state agent/sidekiq_hook extension_abi extension_loader version]
-            .map { |name| "mallard/#{name}.rb" }
-    extension = "mallard/gc_events_ext.#{RbConfig::CONFIG['DLEXT']}"
-    # Recording, the memory ledger loads its reading and the malloc statistics extension.
-    ledger = %w[agent/boot_reading.rb agent/ledger.rb agent/malloc_stats.rb agent/mappings.rb] +
-             ["malloc_stats_ext.#{RbConfig::CONFIG['DLEXT']}"]
+    files = %w[agent agent/gc_snapshot agent/heap_dumper agent/json_text agent/middleware agent/owner
+               agent/record_line agent/recorder agent/ruby_state agent/sidekiq_hook].map { |name| "mallard/#{name}.rb" }
+    # Recording, with GC hooks: the timeline's source, and the memory ledger's reading and the malloc statistics
+    # extension; not the other timeline, nor the job middleware of a job worker.
+    recording = %w[agent/boot_reading.rb agent/gc_line.rb agent/gc_timeline.rb agent/ledger.rb agent/malloc_stats.rb
+                   agent/mappings.rb extension_abi.rb extension_loader.rb version.rb] +
+                %w[gc_events_ext malloc_stats_ext].map { |name| "#{name}.#{RbConfig::CONFIG['DLEXT']}" }
 
     assert_equal ["NilClass", 1, nil, files].inspect, idle
-    assert_equal ["Mallard::Agent::Recorder", 2, nil, (files + [extension] + ledger.map { |f| "mallard/#{f}" }).sort]
-      .inspect, active
+    assert_equal ["Mallard::Agent::Recorder", 2, nil, (files + recording.map { |f| "mallard/#{f}" }).sort].inspect,
+                 active
     loaded = ruby_with_agent("p $LOADED_FEATURES", "MALLARD_AGENT_OUT" => @out)
     refute_includes loaded, "objspace.so", "allocation tracing's library is loaded only for `mallard heap`"
     refute_match %r{/json(\.rb|/)}, loaded, "json's methods on every core class slowed the demo app's requests by 2%"

@@ -31,6 +31,8 @@ module Mallard
     #   times the base slot size: the live slots right after it, but for objects allocated while it swept lazily.
     # The longest step, old objects, heap pages after the GC and the malloc counters are not there: null.
     class GcProfilerTimeline
+      # What the run's boot line calls this source (RubyState's gc_timeline), and MALLARD_GC_EVENTS asks for.
+      SOURCE = "profiler"
       NOT_OURS = "GC::Profiler is already enabled in this process, and reading it every interval would clear the " \
                  "records of whoever enabled it"
 

@@ -9,6 +9,8 @@ module Mallard
     # ext/mallard_gc/gc_events.c), and once per interval this drains it into one "gc" line of agent.jsonl (see
     # GcLine). The events are drained into one Array kept for the life of the process, so a drain makes nothing.
     class GcTimeline
+      # What the run's boot line calls this source (RubyState's gc_timeline), and MALLARD_GC_EVENTS asks for.
+      SOURCE = "hooks"
       # Events moved out of the ring per drain; a busier interval takes several drains into the same line.
       CHUNK = 256
       EXTENSION = "gc_events_ext"

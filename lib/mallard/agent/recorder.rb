@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
 require_relative "gc_snapshot"
-require_relative "gc_timeline"
 require_relative "record_line"
 
 module Mallard

@@ -32,6 +32,7 @@ module Mallard
         def watch(env, recorder)
           return unless env[VARIABLE] == "on"
 
+          require_relative "job_middleware"
           @recorder = recorder
           Kernel.prepend(Require)
           install
