@@ -9,6 +9,11 @@
 # natively) and agent-0.5 (as mallard runs it: records every 0.5 s, the ledger every 2 s). Needs valgrind (Debian
 # package valgrind).
 #   ruby bench/agent_instructions.rb [REQUESTS] [APP] [PATH]
+# MALLARD_BENCH_VARIANTS: which to run, in order (default "plain loaded agent agent-0.5"); also agent-boot and
+# agent-0.5-boot (the recorder started as the app boots, as before it started with the first request), ballast
+# (MALLARD_BENCH_BALLAST strings, default 1,660, kept from boot, no agent) and ballast-late (the same strings from
+# Puma's first connection on): bench/apps/ballast.rb. MALLARD_BENCH_JITTER=N: N temporary strings at boot in every
+# variant (bench/apps/boot_jitter.rb), another draw of Ruby 3.1's heap lottery.
 require_relative "support"
 require "net/http"
 require "open3"
@@ -35,13 +40,29 @@ def instructions(out_file)
   Integer(report[/([\d,]+)\s+\(100\.0%\)\s+PROGRAM TOTALS/, 1].delete(","))
 end
 
+BALLAST = File.expand_path("apps/ballast.rb", __dir__)
+JITTER = File.expand_path("apps/boot_jitter.rb", __dir__)
+
 def variant_env(variant, lib, dir)
+  jitter = ENV.fetch("MALLARD_BENCH_JITTER", nil)
+  env = variant_only_env(variant.to_s.delete_suffix("-boot"), lib, dir)
+  env["MALLARD_AGENT_START"] = nil if variant.end_with?("-boot")
+  return env unless jitter
+
+  env.merge("MALLARD_BENCH_JITTER" => jitter, "RUBYOPT" => "-r#{JITTER} #{env['RUBYOPT']}".strip)
+end
+
+def variant_only_env(variant, lib, dir)
   agent = { "RUBYOPT" => "-I#{lib} -rmallard/agent", "MALLARD_AGENT_OUT" => File.join(dir, "agent.jsonl"),
+            "MALLARD_AGENT_START" => "request", # as mallard starts a single Puma (Target::RackApp)
             "MALLARD_T0" => Process.clock_gettime(Process::CLOCK_MONOTONIC).to_s }
+  ballast = { "RUBYOPT" => "-r#{BALLAST}", "MALLARD_BENCH_BALLAST" => ENV.fetch("MALLARD_BENCH_BALLAST", "1660") }
   case variant
-  when :plain then { "RUBYOPT" => nil }
-  when :loaded then { "RUBYOPT" => "-I#{lib} -rmallard/agent" }
-  when :agent then agent.merge("MALLARD_AGENT_INTERVAL" => "600", "MALLARD_LEDGER_INTERVAL" => "600")
+  when "plain" then { "RUBYOPT" => nil }
+  when "loaded" then { "RUBYOPT" => "-I#{lib} -rmallard/agent" }
+  when "ballast" then ballast
+  when "ballast-late" then ballast.merge("MALLARD_BENCH_BALLAST_LATE" => "1")
+  when "agent" then agent.merge("MALLARD_AGENT_INTERVAL" => "600", "MALLARD_LEDGER_INTERVAL" => "600")
   else agent.merge("MALLARD_AGENT_INTERVAL" => "0.5")
   end
 end
@@ -64,7 +85,7 @@ end
 
 def rackup(variant, app, dir)
   config_ru = File.join(app, "config.ru")
-  return config_ru unless variant.to_s.start_with?("agent")
+  return config_ru unless variant.start_with?("agent")
 
   Mallard::Target::Rackup.write(File.join(dir, "mallard.ru"), app_config_ru: config_ru)
 end
@@ -87,9 +108,9 @@ def measure(pid, url, requests)
 end
 
 base = nil
-%i[plain loaded agent agent-0.5].each do |variant|
+ENV.fetch("MALLARD_BENCH_VARIANTS", "plain loaded agent agent-0.5").split.each do |variant|
   total = count(variant, Setup.new(app, path, requests, lib, extra_env))
   base ||= total
-  puts format("%-10s %6.0f thousand instructions a request  %+.2f%% against plain", variant,
+  puts format("%-14s %6.0f thousand instructions a request  %+.2f%% against plain", variant,
               total / requests / 1000.0, ((total.to_f / base) - 1) * 100)
 end
