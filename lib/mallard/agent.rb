@@ -4,13 +4,16 @@
 # It stays small and self-contained (its own files and json only, never the whole gem) because it
 # runs inside someone else's process, and it does nothing unless MALLARD_AGENT_OUT is set.
 #
-# What it loads is allocated in the app's heap, before the app's own objects when at boot: each part is loaded only
-# when it is used (the recorder when it starts, a GC timeline from the one source chosen, the job middleware only in
-# a job worker), as an allocation-bound app's GCs run differently with every thousand objects more at boot
-# (bench/README.md). What loads here is what must be there as the app boots: the rackup's middleware and the heap
-# dumper's allocation tracing.
+# What it loads is allocated in the app's heap before the app is: each part is loaded only when it is used (a GC
+# timeline from the one source chosen, the job middleware only in a job worker), as an allocation-bound app's GCs
+# run differently with every thousand objects more at boot (bench/README.md).
+require_relative "agent/gc_snapshot"
+require_relative "agent/recorder"
+require_relative "agent/owner"
 require_relative "agent/middleware"
+require_relative "agent/sidekiq_hook"
 require_relative "agent/heap_dumper"
+require_relative "agent/ruby_state"
 
 module Mallard
   module Agent
@@ -35,80 +38,29 @@ module Mallard
 
       # Starts recording when env names an output file; returns the recorder, or nil. Idempotent.
       # The final record is written at exit; no signal handler is installed, as it would replace the app's.
-      #
-      # With MALLARD_AGENT_START=request (mallard sets it for a single-mode Puma, which its readiness probe sends a
-      # request before any load) the recorder, its timeline and ledger are made by the first request instead, once
-      # the app has booted: what the agent allocates while the app boots moves where Ruby 3.1's heap settles, and an
-      # allocation-bound app's GC cost with it. 1,660 strings kept from boot (as many live slots as the agent keeps)
-      # cost the demo app 0.5-2.2% more instructions a request; the same strings from its first request, none
-      # (bench/README.md). Allocation tracing for heap dumps and the fork hook still start here.
       def start(env = ENV)
         return @recorder if @recorder
 
         path = env["MALLARD_AGENT_OUT"]
         return if path.nil? || path.empty?
 
-        boot(env)
-        return begin_recording(env) unless env[Middleware::START_VARIABLE] == "request"
-
-        @deferred = env
-        @starting = Mutex.new
-        nil
-      end
-
-      # The recorder for a request, starting the agent on the first one when it was deferred; nil when not recording.
-      def request_recorder
-        @recorder || (@deferred && start_deferred)
-      end
-
-      private
-
-      # What must run before the app loads anything: allocation tracing, so every object in a heap dump says where
-      # it was allocated, and the fork hook, so a child forked before the first request still starts its own.
-      def boot(env)
-        @origin = origin_from(env)
-        @yjit_at_boot = (defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled?) || false
-        HeapDumper.start(env, origin: @origin)
-        Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
-      end
-
-      # Never raises into the request: the app goes on, unrecorded, and its log says why.
-      def start_deferred
-        @starting.synchronize do
-          env = @deferred
-          @deferred = nil
-          begin_recording(env) if env
-        end
-        @recorder
-      rescue StandardError => e
-        warn "mallard agent: cannot start recording (#{e.class}: #{e.message})"
-        nil
-      end
-
-      def begin_recording(env)
-        require_recorder
-        origin = @origin
-        @timeline_note = { yjit: @yjit_at_boot }
-        @recorder = Recorder.new(path: env["MALLARD_AGENT_OUT"], interval: interval_from(env), origin: origin,
+        origin = origin_from(env)
+        @timeline_note = {}
+        @recorder = Recorder.new(path: path, interval: interval_from(env), origin: origin,
                                  owner: Owner.from_env(env), gc_timeline: gc_timeline(env, origin),
                                  jobs: env[SidekiqHook::VARIABLE] == "on", ledger: ledger(env, origin))
         SidekiqHook.watch(env, @recorder)
+        HeapDumper.start(env, origin: origin)
+        Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
         at_exit { stopped(origin) }
         note_ruby("boot", origin)
         @recorder.start
       end
 
-      # The recorder's files, loaded only when it starts (the rackup's middleware and the heap dumper load at boot).
-      def require_recorder
-        require_relative "agent/recorder"
-        require_relative "agent/owner"
-        require_relative "agent/sidekiq_hook"
-        require_relative "agent/ruby_state"
-      end
+      private
 
       def stopped(origin)
         @recorder.stop
-        @timeline_note.delete(:yjit) # at the end, as YJIT is then
         note_ruby("end", origin)
       end
 

@@ -65,26 +65,6 @@ class AgentPumaTest < Minitest::Test
     end
   end
 
-  # As mallard starts a single Puma: nothing of the recorder exists while the app boots, and the first request
-  # (mallard's readiness probe) starts it, recorded with the rest.
-  def test_a_single_puma_started_on_request_records_from_its_first_request
-    Timeout.timeout(TEST_TIMEOUT) do
-      @start = "request"
-      port = start_puma(workers: 0)
-      sleep INTERVAL * 3 # booted and idle: a recorder started at boot would have written by now
-      refute File.exist?(@out), "nothing recorded before the first request"
-      first_request_at = now - @t0
-      PATHS.each { |path| assert_equal "200", get(port, path).code }
-      stop_puma
-
-      by_pid = records.group_by { |record| record["pid"] }
-      assert_equal [@master], by_pid.keys
-      assert_consistent(by_pid)
-      started = lines.find { |line| line["kind"] == "ruby" && line["at"] == "boot" }
-      assert_operator started["t"], :>=, first_request_at, "the agent started with the first request"
-    end
-  end
-
   # Each GC of the serving process once, on the run's clock, with the requests served when it was written.
   def test_gc_lines_become_the_runs_gc_events
     Timeout.timeout(TEST_TIMEOUT) do
@@ -123,21 +103,17 @@ class AgentPumaTest < Minitest::Test
             "$LOADED_FEATURES.grep(%r{/mallard[/.]}).map { |f| f.delete_prefix('#{LIB}/') }.sort]"
     idle = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => nil)
     active = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_GC_EVENTS" => "hooks")
-    files = %w[agent agent/heap_dumper agent/middleware].map { |name| "mallard/#{name}.rb" }
-    # Recording, with GC hooks: the recorder, the timeline's source, and the memory ledger's reading and the malloc
-    # statistics extension; not the other timeline, nor the job middleware of a job worker.
-    recording = %w[agent/gc_snapshot.rb agent/json_text.rb agent/owner.rb agent/record_line.rb agent/recorder.rb
-                   agent/ruby_state.rb agent/sidekiq_hook.rb agent/boot_reading.rb agent/gc_line.rb
-                   agent/gc_timeline.rb agent/ledger.rb agent/malloc_stats.rb agent/mappings.rb extension_abi.rb
-                   extension_loader.rb version.rb] +
+    files = %w[agent agent/gc_snapshot agent/heap_dumper agent/json_text agent/middleware agent/owner
+               agent/record_line agent/recorder agent/ruby_state agent/sidekiq_hook].map { |name| "mallard/#{name}.rb" }
+    # Recording, with GC hooks: the timeline's source, and the memory ledger's reading and the malloc statistics
+    # extension; not the other timeline, nor the job middleware of a job worker.
+    recording = %w[agent/boot_reading.rb agent/gc_line.rb agent/gc_timeline.rb agent/ledger.rb agent/malloc_stats.rb
+                   agent/mappings.rb extension_abi.rb extension_loader.rb version.rb] +
                 %w[gc_events_ext malloc_stats_ext].map { |name| "#{name}.#{RbConfig::CONFIG['DLEXT']}" }
 
     assert_equal ["NilClass", 1, nil, files].inspect, idle
     assert_equal ["Mallard::Agent::Recorder", 2, nil, (files + recording.map { |f| "mallard/#{f}" }).sort].inspect,
                  active
-    assert_equal ["NilClass", 1, nil, files].inspect,
-                 ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_AGENT_START" => "request"),
-                 "started on request: nothing of the recorder loads before the first request"
     loaded = ruby_with_agent("p $LOADED_FEATURES", "MALLARD_AGENT_OUT" => @out)
     refute_includes loaded, "objspace.so", "allocation tracing's library is loaded only for `mallard heap`"
     refute_match %r{/json(\.rb|/)}, loaded, "json's methods on every core class slowed the demo app's requests by 2%"
@@ -222,7 +198,7 @@ class AgentPumaTest < Minitest::Test
   end
 
   def agent_env
-    { "RUBYOPT" => "-I#{LIB} -rmallard/agent", "MALLARD_AGENT_OUT" => @out, "MALLARD_AGENT_START" => @start,
+    { "RUBYOPT" => "-I#{LIB} -rmallard/agent", "MALLARD_AGENT_OUT" => @out,
       "MALLARD_AGENT_INTERVAL" => INTERVAL.to_s, "MALLARD_T0" => format("%.6f", @t0) }
   end
 

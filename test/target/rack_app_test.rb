@@ -1,10 +1,9 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "socket"
 require "tmpdir"
 
-# RackApp's readiness against a real Puma cluster whose workers boot 3 s apart, and when a single Puma's agent starts.
+# RackApp's readiness against a real Puma cluster whose workers boot 3 s apart.
 class RackAppTest < Minitest::Test
   include Processes
 
@@ -38,31 +37,7 @@ class RackAppTest < Minitest::Test
                     "the first worker answered long before the second booted; ready? must have waited for it"
   end
 
-  # A single Puma's agent starts with the first request, which is the readiness probe's; a cluster's at boot.
-  def test_the_agent_of_a_single_puma_starts_with_the_readiness_probes_request
-    out = File.join(@dir, "agent.jsonl")
-    agent = { out: out, t0: Process.clock_gettime(Process::CLOCK_MONOTONIC), interval: 0.1 }
-    app = Mallard::Target::RackApp.new(dir: File.join(APPS, "hello"), threads: 1, workers: 0)
-    env = Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: agent).merge("RUBYLIB" => LIB)
-    @subject = app.command(env: env, run_dir: Mallard::Run::Directory.new(@dir)).start
-    Timeout.timeout(TEST_TIMEOUT) do
-      sleep 0.05 until listening?(app.url)
-      sleep 0.5 # five intervals: a recorder started at boot would have written
-      refute File.exist?(out), "the agent recorded before the first request:\n#{log}"
-      assert app.ready?, log
-      sleep 0.05 until File.exist?(out) && File.read(out).include?('"at":"boot"')
-    end
-  end
-
   private
-
-  def listening?(url)
-    uri = URI(url)
-    TCPSocket.new(uri.host, uri.port).close
-    true
-  rescue SystemCallError
-    false
-  end
 
   def booted_workers
     log.scan(Mallard::Target::RackApp::WORKER_BOOTED).map { |_index, pid| Integer(pid) }

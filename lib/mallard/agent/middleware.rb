@@ -6,26 +6,19 @@ module Mallard
     # such as Rails' log line, reports) from the time its body takes to produce and write, and counts
     # the chunks the body yields. Needs nothing from rack, so it works under Rack 2 and Rack 3.
     class Middleware
-      # "request": the agent starts recording with the first request through here (Agent.start says why).
-      START_VARIABLE = "MALLARD_AGENT_START"
-
-      # @param recorder [Recorder, nil] where requests are recorded; by default the agent's, which may start only with
-      #   the first request (Agent.start says why)
-      def initialize(app, recorder: nil)
+      def initialize(app, recorder: (Agent.recorder if Agent.respond_to?(:recorder)))
         @app = app
         @recorder = recorder
-        @agent = Agent if recorder.nil? && Agent.respond_to?(:request_recorder)
       end
 
       def call(env)
-        recorder = (@recorder ||= @agent&.request_recorder)
-        return @app.call(env) unless recorder
+        return @app.call(env) unless @recorder
 
         queue_ms = queued_ms(env["HTTP_X_REQUEST_START"])
         started = Process.clock_gettime(Process::CLOCK_MONOTONIC, :float_millisecond)
         status, headers, body = @app.call(env)
         returned = Process.clock_gettime(Process::CLOCK_MONOTONIC, :float_millisecond)
-        [status, headers, wrap(body, started, returned, queue_ms, recorder)]
+        [status, headers, wrap(body, started, returned, queue_ms)]
       end
 
       private
@@ -45,10 +38,10 @@ module Mallard
       # An Array body goes back untouched: servers treat arrays specially (Puma sets Content-Length
       # from them instead of chunking), and a wrapper would change the very response being measured.
       # Its chunks are counted here; the time to write it is the server's and goes unmeasured (nil).
-      def wrap(body, started, returned, queue_ms, recorder)
-        return Body.new(body, started, returned, queue_ms, recorder) unless body.instance_of?(Array)
+      def wrap(body, started, returned, queue_ms)
+        return Body.new(body, started, returned, queue_ms, @recorder) unless body.instance_of?(Array)
 
-        recorder.record(returned - started, nil, body.size, queue_ms)
+        @recorder.record(returned - started, nil, body.size, queue_ms)
         body
       end
 

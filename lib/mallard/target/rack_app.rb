@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
 require "net/http"
-require_relative "../agent/middleware"
 
 module Mallard
   module Target
@@ -49,7 +48,7 @@ module Mallard
         @log_path = run_dir.file("subject.log")
         @user.prepare(run_dir)
         rackup = env["MALLARD_AGENT_OUT"] ? rackup(run_dir) : File.join(@dir, "config.ru") # the agent's, when on
-        Command.new(server_argv(port, rackup), env: env.merge(bundle_env, @user.env, agent_start(env)), chdir: @dir,
+        Command.new(server_argv(port, rackup), env: env.merge(bundle_env, @user.env), chdir: @dir,
                                                log_path: @log_path,
                                                spawn_options: @user.spawn_options)
       end
@@ -94,17 +93,6 @@ module Mallard
         latest.values.count { |pid| File.directory?("/proc/#{pid}") }
       rescue SystemCallError
         0
-      end
-
-      # A single Puma serves mallard's readiness probe before any load, so its agent starts recording with that
-      # first request, after the app has booted (Agent.start says why). A cluster's master serves nothing and
-      # forks its workers from its booted heap: there the agent starts at boot, as in every other subject. A value
-      # already given stands (bench/agent_paired.rb's full-boot: the agent started at boot, to compare).
-      def agent_start(env)
-        variable = Agent::Middleware::START_VARIABLE
-        return {} if env.key?(variable) || !env["MALLARD_AGENT_OUT"] || @workers.positive?
-
-        { variable => "request" }
       end
 
       def rackup(run_dir)
