@@ -9,8 +9,7 @@
 # natively) and agent-0.5 (as mallard runs it: records every 0.5 s, the ledger every 2 s). Needs valgrind (Debian
 # package valgrind).
 #   ruby bench/agent_instructions.rb [REQUESTS] [APP] [PATH]
-# MALLARD_BENCH_VARIANTS: which to run, in order (default "plain loaded agent agent-0.5"); also agent-boot and
-# agent-0.5-boot (the recorder started as the app boots, as before it started with the first request), ballast
+# MALLARD_BENCH_VARIANTS: which to run, in order (default "plain loaded agent agent-0.5"); also ballast
 # (MALLARD_BENCH_BALLAST strings, default 1,660, kept from boot, no agent) and ballast-late (the same strings from
 # Puma's first connection on): bench/apps/ballast.rb. MALLARD_BENCH_JITTER=N: N temporary strings at boot in every
 # variant (bench/apps/boot_jitter.rb), another draw of Ruby 3.1's heap lottery.
@@ -45,8 +44,7 @@ JITTER = File.expand_path("apps/boot_jitter.rb", __dir__)
 
 def variant_env(variant, lib, dir)
   jitter = ENV.fetch("MALLARD_BENCH_JITTER", nil)
-  env = variant_only_env(variant.to_s.delete_suffix("-boot"), lib, dir)
-  env["MALLARD_AGENT_START"] = nil if variant.end_with?("-boot")
+  env = variant_only_env(variant, lib, dir)
   return env unless jitter
 
   env.merge("MALLARD_BENCH_JITTER" => jitter, "RUBYOPT" => "-r#{JITTER} #{env['RUBYOPT']}".strip)
@@ -54,7 +52,6 @@ end
 
 def variant_only_env(variant, lib, dir)
   agent = { "RUBYOPT" => "-I#{lib} -rmallard/agent", "MALLARD_AGENT_OUT" => File.join(dir, "agent.jsonl"),
-            "MALLARD_AGENT_START" => "request", # as mallard starts a single Puma (Target::RackApp)
             "MALLARD_T0" => Process.clock_gettime(Process::CLOCK_MONOTONIC).to_s }
   ballast = { "RUBYOPT" => "-r#{BALLAST}", "MALLARD_BENCH_BALLAST" => ENV.fetch("MALLARD_BENCH_BALLAST", "1660") }
   case variant

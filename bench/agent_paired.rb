@@ -19,8 +19,7 @@
 # block of two rounds (below), its median and bootstrap 95% interval over blocks.
 #   ruby bench/agent_paired.rb [ROUNDS] [SECONDS] [APP] [VARIANT] [JITTER_MAX]
 # VARIANT: "full" (as mallard runs it), "lean" (per-GC timeline and ledger off), "timeline" (ledger off), "ledger"
-# (per-GC timeline off), "loaded" (the agent's rackup and middleware, not recording), "full-boot" (as "full", but the
-# recorder started as the app boots rather than with its first request, Agent.start). JITTER_MAX 0: no jitter (one
+# (per-GC timeline off), "loaded" (the agent's rackup and middleware, not recording). JITTER_MAX 0: no jitter (one
 # draw of the lottery per variant, as a plain A/B). MALLARD_BENCH_BASELINE=VARIANT: the "without" server runs the agent
 # too, as that variant, so the ratio is one part's cost (e.g. "ledger" against "lean": the ledger's).
 require_relative "support"
@@ -37,7 +36,7 @@ baseline = ENV.fetch("MALLARD_BENCH_BASELINE", nil)
 jitter_max = Integer(ARGV.fetch(4, 20_000))
 VARIANT_ENV = { "full" => {}, "lean" => { "MALLARD_GC_EVENTS" => "off", "MALLARD_LEDGER_INTERVAL" => "off" },
                 "timeline" => { "MALLARD_LEDGER_INTERVAL" => "off" }, "ledger" => { "MALLARD_GC_EVENTS" => "off" },
-                "loaded" => { "MALLARD_AGENT_OUT" => "" }, "full-boot" => { "MALLARD_AGENT_START" => "boot" } }.freeze
+                "loaded" => { "MALLARD_AGENT_OUT" => "" } }.freeze
 JITTER = File.expand_path("apps/boot_jitter.rb", __dir__)
 GC_AT_EXIT = File.expand_path("apps/gc_at_exit.rb", __dir__)
 LIB = File.expand_path("../lib", __dir__)
