@@ -40,14 +40,13 @@ def instructions(out_file)
 end
 
 BALLAST = File.expand_path("apps/ballast.rb", __dir__)
-JITTER = File.expand_path("apps/boot_jitter.rb", __dir__)
 
 def variant_env(variant, lib, dir)
   jitter = ENV.fetch("MALLARD_BENCH_JITTER", nil)
   env = variant_only_env(variant, lib, dir)
   return env unless jitter
 
-  env.merge("MALLARD_BENCH_JITTER" => jitter, "RUBYOPT" => "-r#{JITTER} #{env['RUBYOPT']}".strip)
+  env.merge("MALLARD_BENCH_JITTER" => jitter, "RUBYOPT" => "-r#{Bench::BOOT_JITTER} #{env['RUBYOPT']}".strip)
 end
 
 def variant_only_env(variant, lib, dir)

@@ -37,7 +37,6 @@ jitter_max = Integer(ARGV.fetch(4, 20_000))
 VARIANT_ENV = { "full" => {}, "lean" => { "MALLARD_GC_EVENTS" => "off", "MALLARD_LEDGER_INTERVAL" => "off" },
                 "timeline" => { "MALLARD_LEDGER_INTERVAL" => "off" }, "ledger" => { "MALLARD_GC_EVENTS" => "off" },
                 "loaded" => { "MALLARD_AGENT_OUT" => "" } }.freeze
-JITTER = File.expand_path("apps/boot_jitter.rb", __dir__)
 GC_AT_EXIT = File.expand_path("apps/gc_at_exit.rb", __dir__)
 LIB = File.expand_path("../lib", __dir__)
 figures = %i[rps cpu rss majors].to_h { |figure| [figure, { without: [], with: [] }] }
@@ -46,13 +45,14 @@ figures = %i[rps cpu rss majors].to_h { |figure| [figure, { without: [], with: [
 # the baseline's for "without", when there is one).
 def environments(extra_env, variant, baseline, jitter, dir)
   common = extra_env.merge("MALLARD_BENCH_JITTER" => jitter.to_s)
-  plain = common.merge("RUBYOPT" => "-r#{JITTER} -r#{GC_AT_EXIT}")
+  plain = common.merge("RUBYOPT" => "-r#{Bench::BOOT_JITTER} -r#{GC_AT_EXIT}")
   envs = { without: baseline ? agent_env(common, baseline) : plain, with: agent_env(common, variant) }
   envs.to_h { |name, env| [name, env.merge("MALLARD_BENCH_GC_OUT" => File.join(dir, name.to_s))] }
 end
 
 def agent_env(common, variant)
-  common.merge(VARIANT_ENV.fetch(variant)).merge("RUBYOPT" => "-I#{LIB} -r#{JITTER} -rmallard/agent -r#{GC_AT_EXIT}")
+  common.merge(VARIANT_ENV.fetch(variant))
+        .merge("RUBYOPT" => "-I#{LIB} -r#{Bench::BOOT_JITTER} -rmallard/agent -r#{GC_AT_EXIT}")
 end
 
 # Both servers up, each started on its CPU; yields [[variant, url, subject, cpu], ...].

@@ -7,6 +7,8 @@ require "tmpdir"
 # Shared by the benchmarks: a real Puma on a fixture app, with or without mallard's agent.
 module Bench
   APPS = File.expand_path("../test/fixtures/apps", __dir__)
+  # Loaded first (RUBYOPT) to draw Ruby 3.1's heap lottery again: MALLARD_BENCH_JITTER temporary strings at boot.
+  BOOT_JITTER = File.expand_path("apps/boot_jitter.rb", __dir__)
 
   module_function
 
