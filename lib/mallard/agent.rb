@@ -5,14 +5,13 @@
 # runs inside someone else's process, and it does nothing unless MALLARD_AGENT_OUT is set.
 #
 # What it loads is allocated in the app's heap before the app is: each part is loaded only when it is used (a GC
-# timeline from the one source chosen, the job middleware only in a job worker), as an allocation-bound app's GCs
-# run differently with every thousand objects more at boot (bench/README.md).
+# timeline from the one source chosen, the job hook only in a job worker, the heap dumper only for `mallard heap`),
+# as an allocation-bound app's GCs run differently with every thousand objects more at boot (bench/README.md).
 require_relative "agent/gc_snapshot"
 require_relative "agent/recorder"
 require_relative "agent/owner"
 require_relative "agent/middleware"
-require_relative "agent/sidekiq_hook"
-require_relative "agent/heap_dumper"
+require_relative "agent/switches"
 require_relative "agent/ruby_state"
 
 module Mallard
@@ -21,14 +20,11 @@ module Mallard
 
     # Ruby 3.1+ routes every fork (Kernel#fork, Process.fork, IO.popen("-")) through Process._fork.
     # A thread does not survive fork, so each child (a Puma worker) restarts its own recorder and
-    # writes records under its own pid. A heap dump's child (HeapDumper) records nothing: it only dumps.
+    # writes records under its own pid.
     module ForkHook
       def _fork
         pid = super
-        if pid.zero? && !HeapDumper.dumping?
-          Agent.recorder&.after_fork
-          HeapDumper.dumper&.after_fork
-        end
+        Agent.forked if pid.zero?
         pid
       end
     end
@@ -45,19 +41,40 @@ module Mallard
         return if path.nil? || path.empty?
 
         origin = origin_from(env)
+        jobs = env[Switches::JOBS] == "on"
         @timeline_note = {}
         @recorder = Recorder.new(path: path, interval: interval_from(env), origin: origin,
                                  owner: Owner.from_env(env), gc_timeline: gc_timeline(env, origin),
-                                 jobs: env[SidekiqHook::VARIABLE] == "on", ledger: ledger(env, origin))
-        SidekiqHook.watch(env, @recorder)
-        HeapDumper.start(env, origin: origin)
+                                 jobs: jobs, ledger: ledger(env, origin))
+        watch_jobs if jobs
+        @heap_dumper = heap_dumper(env[Switches::HEAP_DIR], origin)
         Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
         at_exit { stopped(origin) }
         note_ruby("boot", origin)
         @recorder.start
       end
 
+      # In a forked child. A heap dump's child (HeapDumper) records nothing: it only dumps.
+      def forked
+        return if @heap_dumper&.dumping?
+
+        @recorder&.after_fork
+        @heap_dumper&.after_fork
+      end
+
       private
+
+      def watch_jobs
+        require_relative "agent/sidekiq_hook"
+        SidekiqHook.watch(@recorder)
+      end
+
+      def heap_dumper(dir, origin)
+        return if dir.nil? || dir.empty?
+
+        require_relative "agent/heap_dumper"
+        HeapDumper.start(dir, origin: origin)
+      end
 
       def stopped(origin)
         @recorder.stop

@@ -103,12 +103,12 @@ class AgentPumaTest < Minitest::Test
             "$LOADED_FEATURES.grep(%r{/mallard[/.]}).map { |f| f.delete_prefix('#{LIB}/') }.sort]"
     idle = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => nil)
     active = ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out, "MALLARD_GC_EVENTS" => "hooks")
-    files = %w[agent agent/gc_snapshot agent/heap_dumper agent/json_text agent/middleware agent/owner
-               agent/record_line agent/recorder agent/ruby_state agent/sidekiq_hook].map { |name| "mallard/#{name}.rb" }
+    files = %w[agent agent/gc_snapshot agent/json_text agent/middleware agent/owner agent/record_line agent/recorder
+               agent/ruby_state agent/switches].map { |name| "mallard/#{name}.rb" }
     # Recording, with GC hooks: the timeline's source, and the memory ledger's reading and the malloc statistics
-    # extension; not the other timeline, nor the job middleware of a job worker.
+    # extension; not the other timeline, nor the parts only some runs ask for (test below).
     recording = %w[agent/boot_reading.rb agent/gc_line.rb agent/gc_timeline.rb agent/ledger.rb agent/malloc_stats.rb
-                   agent/mappings.rb extension_abi.rb extension_loader.rb version.rb] +
+                   extension_abi.rb extension_loader.rb version.rb] +
                 %w[gc_events_ext malloc_stats_ext].map { |name| "#{name}.#{RbConfig::CONFIG['DLEXT']}" }
 
     assert_equal ["NilClass", 1, nil, files].inspect, idle
@@ -117,6 +117,17 @@ class AgentPumaTest < Minitest::Test
     loaded = ruby_with_agent("p $LOADED_FEATURES", "MALLARD_AGENT_OUT" => @out)
     refute_includes loaded, "objspace.so", "allocation tracing's library is loaded only for `mallard heap`"
     refute_match %r{/json(\.rb|/)}, loaded, "json's methods on every core class slowed the demo app's requests by 2%"
+  end
+
+  # Each is code kept live in the app's heap from boot, which costs an allocation-bound app on Ruby 3.1 (bench/README).
+  def test_the_parts_only_some_runs_need_are_loaded_only_when_asked_for
+    probe = "p $LOADED_FEATURES.grep(%r{/mallard/agent/(heap_dumper|sidekiq_hook|job_middleware|mappings)[.]}).map { " \
+            "|f| File.basename(f, '.rb') }.sort"
+    asked = { "MALLARD_HEAP_DIR" => @dir, "MALLARD_JOBS" => "on", "MALLARD_MAPPINGS_INTERVAL" => "30" }
+
+    assert_equal "[]", ruby_with_agent(probe, "MALLARD_AGENT_OUT" => @out)
+    assert_equal %w[heap_dumper job_middleware mappings sidekiq_hook].inspect,
+                 ruby_with_agent(probe, asked.merge("MALLARD_AGENT_OUT" => @out))
   end
 
   # Its GC hooks send every allocation through the slow path before Ruby 3.3: there GC::Profiler records the GCs.

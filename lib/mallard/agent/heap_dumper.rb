@@ -1,8 +1,11 @@
 # frozen_string_literal: true
 
+require_relative "switches"
+
 module Mallard
   module Agent
-    # Heap dumps on mallard's request (`mallard heap`), when MALLARD_HEAP_DIR names the run's heap directory.
+    # Heap dumps on mallard's request (`mallard heap`), when MALLARD_HEAP_DIR (Switches::HEAP_DIR) names the run's
+    # heap directory.
     #
     # Allocation tracing is on from the agent's start, so each object in a dump carries the file, line and GC
     # generation that allocated it. A request is a file `request-N` that mallard writes into the directory; a
@@ -11,34 +14,26 @@ module Mallard
     # (when the fork happened, the GC count then, how long the dump took), while the parent goes on serving.
     # ObjectSpace.dump_all in the app itself would stop it for the whole dump (seconds for a big heap).
     class HeapDumper
-      VARIABLE = "MALLARD_HEAP_DIR"
       POLL = 0.1
 
-      class << self
-        # @return [HeapDumper, nil] started when env names a directory
-        def start(env, origin:)
-          dir = env[VARIABLE]
-          return if dir.nil? || dir.empty?
-
-          require "objspace" # only here: an app soaked without `mallard heap` must not load it
-          require_relative "code_places"
-          ObjectSpace.trace_object_allocations_start
-          @dumper = new(dir, origin: origin).start
-        end
-
-        attr_reader :dumper
-
-        # True in a dump child between fork and exit: ForkHook must not restart the recorder there.
-        attr_writer :dumping
-
-        def dumping? = @dumping == true
+      # @param dir [String] the run's heap directory, which env's Switches::HEAP_DIR names
+      # @return [HeapDumper] started
+      def self.start(dir, origin:)
+        require "objspace" # only here: an app soaked without `mallard heap` must not load it
+        require_relative "code_places"
+        ObjectSpace.trace_object_allocations_start
+        new(dir, origin: origin).start
       end
 
       def initialize(dir, origin:)
         @dir = dir
         @origin = origin
         @done = []
+        @dumping = false
       end
+
+      # True in a dump child between fork and exit: the agent's fork hook must not restart the recorder there.
+      def dumping? = @dumping
 
       def start
         @thread = Thread.new { run }
@@ -82,9 +77,9 @@ module Mallard
         forked_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         generation = GC.count
         rss_kb = resident_kb
-        HeapDumper.dumping = true
+        @dumping = true
         child = fork { write(number, forked_at, [generation, rss_kb]) }
-        HeapDumper.dumping = false
+        @dumping = false
         Process.detach(child)
         # A second minor GC closes the generation the fork itself allocated in (method caches of the fork hooks an
         # app installs, ActiveSupport's among them): the window after a dump opens at the generation after it

@@ -3,7 +3,6 @@
 require_relative "json_text"
 require_relative "malloc_stats"
 require_relative "boot_reading"
-require_relative "mappings"
 
 module Mallard
   module Agent
@@ -39,6 +38,7 @@ module Mallard
         @origin = origin
         @interval = interval
         @mappings_interval = mappings_interval
+        require_relative "mappings" if mappings_interval # only then: its code is slots in the app's heap (Switches)
         @next = 0.0
         @page_bytes = GC::INTERNAL_CONSTANTS[:HEAP_PAGE_SIZE].to_i
       end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "switches"
+
 module Mallard
   module Agent
     # Puts JobMiddleware into a Sidekiq worker's server middleware chain. The agent is loaded by RUBYOPT before
@@ -9,11 +11,9 @@ module Mallard
     # its CLI requires more files after defining itself and before booting the app, and Sidekiq reads the chain
     # only when it processes jobs. Then the hook stands aside: one boolean test per later require.
     #
-    # Only where mallard asked for it (MALLARD_JOBS=on, set for a job worker target): a web app never has its
-    # requires wrapped.
+    # Only where mallard asked for it (Switches::JOBS, set for a job worker target): a web app never has its
+    # requires wrapped, nor this file loaded.
     module SidekiqHook
-      VARIABLE = "MALLARD_JOBS"
-
       # Prepended to Kernel, so it wraps whatever Kernel#require is now (RubyGems', Bootsnap's, Zeitwerk's).
       module Require
         private
@@ -29,9 +29,7 @@ module Mallard
         attr_reader :installed
 
         # @param recorder [Recorder] what the middleware records jobs into
-        def watch(env, recorder)
-          return unless env[VARIABLE] == "on"
-
+        def watch(recorder)
           require_relative "job_middleware"
           @recorder = recorder
           Kernel.prepend(Require)

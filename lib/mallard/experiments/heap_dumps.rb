@@ -42,7 +42,7 @@ module Mallard
         @requests = []
       end
 
-      def env = { Agent::HeapDumper::VARIABLE => @dir }
+      def env = { Agent::Switches::HEAP_DIR => @dir }
 
       # @param elapsed [Float] seconds since load began
       def tick(elapsed)

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../agent/sidekiq_hook"
+require_relative "../agent/switches"
 
 module Mallard
   module Target
@@ -44,7 +44,7 @@ module Mallard
         @redis.start(run_dir)
         @user.prepare(run_dir)
         @connection = Probe::RedisConnection.new(@redis.url)
-        worker_env = env.merge(@user.env, "REDIS_URL" => @redis.url, Agent::SidekiqHook::VARIABLE => "on")
+        worker_env = env.merge(@user.env, "REDIS_URL" => @redis.url, Agent::Switches::JOBS => "on")
         @process = Command.new(@argv, env: worker_env, log_path: run_dir.file("subject.log"), chdir: @dir,
                                       spawn_options: @user.spawn_options)
       end
