@@ -3,8 +3,8 @@
 module Mallard
   module Agent
     # The variables by which mallard asks the agent for the parts only some runs need. The agent loads each part only
-    # when it is asked for: a part's code is live slots in the app's heap from boot, and an allocation-bound app on
-    # Ruby 3.1 runs slower with every thousand of them (bench/README.md).
+    # when it is asked for: a part's code is live slots in the app's heap from boot, and an allocation-bound app's
+    # GCs run differently with every thousand objects more at boot (bench/README.md).
     module Switches
       # `mallard heap`'s directory of dump requests (HeapDumper).
       HEAP_DIR = "MALLARD_HEAP_DIR"

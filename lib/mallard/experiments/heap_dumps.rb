@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "fileutils"
-require_relative "../agent/heap_dumper"
+require_relative "../agent/switches"
 require_relative "heap_probe"
 
 module Mallard
