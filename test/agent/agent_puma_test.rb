@@ -119,7 +119,7 @@ class AgentPumaTest < Minitest::Test
     refute_match %r{/json(\.rb|/)}, loaded, "json's methods on every core class slowed the demo app's requests by 2%"
   end
 
-  # Each is code kept live in the app's heap from boot, which costs an allocation-bound app on Ruby 3.1 (bench/README).
+  # Each is code kept live in the app's heap from boot, which moves an allocation-bound app's GCs (bench/README).
   def test_the_parts_only_some_runs_need_are_loaded_only_when_asked_for
     probe = "p $LOADED_FEATURES.grep(%r{/mallard/agent/(heap_dumper|sidekiq_hook|job_middleware|mappings)[.]}).map { " \
             "|f| File.basename(f, '.rb') }.sort"

@@ -38,7 +38,7 @@ module Mallard
         @origin = origin
         @interval = interval
         @mappings_interval = mappings_interval
-        require_relative "mappings" if mappings_interval # only then: its code is slots in the app's heap (Switches)
+        require_relative "mappings" if mappings_interval # only then: Agent::Switches says why
         @next = 0.0
         @page_bytes = GC::INTERNAL_CONSTANTS[:HEAP_PAGE_SIZE].to_i
       end
