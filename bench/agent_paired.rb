@@ -2,12 +2,13 @@
 
 # What mallard's agent costs an app, measured so that the machine's drift and Ruby's heap lottery cancel out.
 #
-# Drift: the same Puma app with and without the agent run at the same time, each with its own wrk, one pair on each
-# CPU (CPU 0: one variant and its wrk; CPU 1: the other and its wrk), the CPUs swapped every round. This KVM guest
-# changes speed by tens of percent within minutes (two 8 s runs of the same app a minute apart: 0.498 and 0.572 ms
-# of CPU a request) and its CPU 0 runs some rounds at half CPU 1's speed, which one-after-the-other rounds
-# (bench/agent_overhead.rb) cannot tell from the agent's cost; side by side, both variants see the same machine,
-# and swapping the CPUs cancels CPU 0 against CPU 1.
+# Drift: the same Puma app with and without the agent run at the same time, both servers on one CPU and both wrks on
+# the other, the CPUs swapped every round. This KVM guest changes speed by tens of percent within minutes (two 8 s
+# runs of the same app a minute apart: 0.498 and 0.572 ms of CPU a request) and its two CPUs drift apart, which
+# one-after-the-other rounds (bench/agent_overhead.rb) cannot tell from the agent's cost. Sharing one CPU, the two
+# servers see the same speed at every moment: an A/A run's CPU ratio came out 1.001 (0.999 … 1.003), where giving
+# each server and its wrk a CPU of its own (MALLARD_BENCH_LAYOUT=split, the layout before 2026-11-26) gave 0.960
+# (0.918 … 1.078) and runs of one quantity that disagreed (bench/README.md).
 #
 # The heap lottery: Ruby 3.1's heap settles at a size that depends on what was allocated at boot, and an
 # allocation-bound app's GC rate with it (bench/apps/boot_jitter.rb): loading any library first moves it, the agent
@@ -33,38 +34,58 @@ if (ruby = ENV.fetch("MALLARD_BENCH_RUBY", nil))
 end
 variant = ARGV.fetch(3, "full")
 baseline = ENV.fetch("MALLARD_BENCH_BASELINE", nil)
-jitter_max = Integer(ARGV.fetch(4, 20_000))
+# JITTER_MAX "bare": the servers load none of the bench's files (no jitter, and no GC counts at exit, so no majors).
+BARE = ARGV[4] == "bare"
+jitter_max = BARE ? 0 : Integer(ARGV.fetch(4, 20_000))
+shared = ENV.fetch("MALLARD_BENCH_LAYOUT", "shared") == "shared"
 VARIANT_ENV = { "full" => {}, "lean" => { "MALLARD_GC_EVENTS" => "off", "MALLARD_LEDGER_INTERVAL" => "off" },
                 "timeline" => { "MALLARD_LEDGER_INTERVAL" => "off" }, "ledger" => { "MALLARD_GC_EVENTS" => "off" },
                 "loaded" => { "MALLARD_AGENT_OUT" => "" } }.freeze
 GC_AT_EXIT = File.expand_path("apps/gc_at_exit.rb", __dir__)
 LIB = File.expand_path("../lib", __dir__)
+# MALLARD_BENCH_BASELINE_LIB=DIR: the "without" server's agent from another checkout's lib (one agent against another).
+BASELINE_LIB = ENV.fetch("MALLARD_BENCH_BASELINE_LIB", LIB)
 figures = %i[rps cpu rss majors].to_h { |figure| [figure, { without: [], with: [] }] }
 
 # Each server's environment: the app's, the jitter and the GC counts first, and the agent's variant for "with" (and
 # the baseline's for "without", when there is one).
 def environments(extra_env, variant, baseline, jitter, dir)
   common = extra_env.merge("MALLARD_BENCH_JITTER" => jitter.to_s)
-  plain = common.merge("RUBYOPT" => "-r#{Bench::BOOT_JITTER} -r#{GC_AT_EXIT}")
-  envs = { without: baseline ? agent_env(common, baseline) : plain, with: agent_env(common, variant) }
+  plain = common.merge("RUBYOPT" => rubyopt)
+  envs = { without: baseline ? agent_env(common, baseline, BASELINE_LIB) : plain, with: agent_env(common, variant) }
   envs.to_h { |name, env| [name, env.merge("MALLARD_BENCH_GC_OUT" => File.join(dir, name.to_s))] }
 end
 
-def agent_env(common, variant)
+def agent_env(common, variant, lib = LIB)
   common.merge(VARIANT_ENV.fetch(variant))
-        .merge("RUBYOPT" => "-I#{LIB} -r#{Bench::BOOT_JITTER} -rmallard/agent -r#{GC_AT_EXIT}")
+        .merge("RUBYOPT" => rubyopt("-I#{lib} -rmallard/agent"))
 end
 
-# Both servers up, each started on its CPU; yields [[variant, url, subject, cpu], ...].
+# The jitter before everything else and the GC counts' at_exit after, unless BARE.
+def rubyopt(agent = nil)
+  [("-r#{Bench::BOOT_JITTER}" unless BARE), agent, ("-r#{GC_AT_EXIT}" unless BARE)].compact.join(" ")
+end
+
+# Where each variant's server and its wrk run in a round: split, each pair on its own CPU; shared, both servers on
+# one CPU and both wrks on the other. Either way the CPUs swap every round.
+def layout(round, shared)
+  first, second = round.even? ? [0, 1] : [1, 0]
+  return { without: [first, first], with: [second, second] } unless shared
+
+  { without: [first, second], with: [first, second] }
+end
+
+# Both servers up, each started on its CPU; yields [[variant, url, subject, load CPU], ...].
 def with_pair(app, cpus, envs, baseline, &block)
-  Bench.with_puma(app, agent: !baseline.nil?, extra_env: envs[:without], cpus: [cpus[:without]]) do |url_a, subject_a|
-    Bench.with_puma(app, agent: true, extra_env: envs[:with], cpus: [cpus[:with]]) do |url_b, subject_b|
-      block.call([[:without, url_a, subject_a, cpus[:without]], [:with, url_b, subject_b, cpus[:with]]])
+  (server_a, load_a), (server_b, load_b) = cpus.values_at(:without, :with)
+  Bench.with_puma(app, agent: !baseline.nil?, extra_env: envs[:without], cpus: [server_a]) do |url_a, subject_a|
+    Bench.with_puma(app, agent: true, extra_env: envs[:with], cpus: [server_b]) do |url_b, subject_b|
+      block.call([[:without, url_a, subject_a, load_a], [:with, url_b, subject_b, load_b]])
     end
   end
 end
 
-# Both loads at once, each wrk on its server's CPU; [result, CPU seconds of the server, its RSS in KB as the load
+# Both loads at once, each wrk on its load CPU; [result, CPU seconds of the server, its RSS in KB as the load
 # ends] by variant.
 def measure_pair(pair, path, seconds)
   threads = pair.map do |name, url, subject, cpu_index|
@@ -91,7 +112,7 @@ end
 
 random = Random.new
 rounds.times do |round|
-  cpus = round.even? ? { without: 0, with: 1 } : { without: 1, with: 0 }
+  cpus = layout(round, shared)
   jitter = jitter_max.zero? ? 0 : random.rand(jitter_max + 1)
   Dir.mktmpdir("mallard-bench-pair") do |dir|
     served = {}
@@ -108,7 +129,7 @@ rounds.times do |round|
       majors = counts["major_gc_count"]
       figures[:majors][name] << (majors ? [majors, 0.5].max * 1000.0 / result.requests : Float::NAN)
       puts format("round %d, jitter %5d, %-7s CPU %d: %.0f req/s, %.4f ms CPU a request, %.1f MiB RSS, %s majors, " \
-                  "%s heap pages", round, jitter, name, cpus[name], result.rps, cpu_s * 1000 / result.requests,
+                  "%s heap pages", round, jitter, name, cpus[name][0], result.rps, cpu_s * 1000 / result.requests,
                   rss_kb / 1024.0, majors || "?", counts["heap_allocated_pages"] || "?")
     end
   end
@@ -123,12 +144,15 @@ blocks = figures.transform_values do |by_variant|
   end
 end
 puts "app: #{app}#{path}, variant #{variant} against #{baseline || 'no agent'}, #{rounds} rounds of #{seconds} s " \
-     "side by side (CPUs swapped each round; a block: two rounds), wrk -c 10 each, boot jitter 0–#{jitter_max} strings"
+     "side by side (#{shared ? 'both servers on one CPU' : 'one CPU each'}, CPUs swapped each round; a block: two " \
+     "rounds), wrk -c 10 each, #{BARE ? 'none of the bench\'s files loaded' : "boot jitter 0–#{jitter_max} strings"}"
 ratio = Bench.print_rates(blocks[:rps], :with, :without, "req/s with/without")
 puts format("  → agent cost %.1f%% of throughput", (1 - ratio) * 100)
 cpu_ratio = Bench.print_ratio(blocks[:cpu], :with, :without, "CPU per request with/without", unit: "ms")
 puts format("  → agent cost %+.1f%% of CPU per request", (cpu_ratio - 1) * 100)
 Bench.print_ratio(blocks[:rss], :with, :without, "RSS as the load ends with/without", unit: "KB")
+exit if BARE # no GC counts
+
 counted = blocks[:majors][:with].each_index.reject { |i| blocks[:majors].values.any? { |values| values[i].nan? } }
 Bench.print_ratio(blocks[:majors].transform_values { |values| values.values_at(*counted) }, :with, :without,
                   "major GCs per 1,000 requests with/without", unit: "per 1k")
