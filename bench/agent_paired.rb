@@ -21,8 +21,9 @@
 #   ruby bench/agent_paired.rb [ROUNDS] [SECONDS] [APP] [VARIANT] [JITTER_MAX]
 # VARIANT: "full" (as mallard runs it), "lean" (per-GC timeline and ledger off), "timeline" (ledger off), "ledger"
 # (per-GC timeline off), "loaded" (the agent's rackup and middleware, not recording). JITTER_MAX 0: no jitter (one
-# draw of the lottery per variant, as a plain A/B). MALLARD_BENCH_BASELINE=VARIANT: the "without" server runs the agent
-# too, as that variant, so the ratio is one part's cost (e.g. "ledger" against "lean": the ledger's).
+# draw of the lottery per variant, as a plain A/B); "bare": the servers load none of the bench's files (no jitter, and
+# no GC counts at exit, so no majors). MALLARD_BENCH_BASELINE=VARIANT: the "without" server runs the agent too, as that
+# variant, so the ratio is one part's cost (e.g. "ledger" against "lean": the ledger's).
 require_relative "support"
 
 rounds = Integer(ARGV.fetch(0, 10))
@@ -34,7 +35,6 @@ if (ruby = ENV.fetch("MALLARD_BENCH_RUBY", nil))
 end
 variant = ARGV.fetch(3, "full")
 baseline = ENV.fetch("MALLARD_BENCH_BASELINE", nil)
-# JITTER_MAX "bare": the servers load none of the bench's files (no jitter, and no GC counts at exit, so no majors).
 BARE = ARGV[4] == "bare"
 jitter_max = BARE ? 0 : Integer(ARGV.fetch(4, 20_000))
 shared = ENV.fetch("MALLARD_BENCH_LAYOUT", "shared") == "shared"
