@@ -28,19 +28,28 @@ require_relative "support"
 
 rounds = Integer(ARGV.fetch(0, 10))
 seconds = Integer(ARGV.fetch(1, 5))
+variant = ARGV.fetch(3, "full")
+baseline = ENV.fetch("MALLARD_BENCH_BASELINE", "")
+baseline = nil if baseline.empty?
+BARE = ARGV[4] == "bare"
+jitter_max = BARE ? 0 : Integer(ARGV.fetch(4, 20_000))
+layout_name = ENV.fetch("MALLARD_BENCH_LAYOUT", "shared")
+shared = layout_name == "shared"
+VARIANT_ENV = { "full" => {}, "lean" => { "MALLARD_GC_EVENTS" => "off", "MALLARD_LEDGER_INTERVAL" => "off" },
+                "timeline" => { "MALLARD_LEDGER_INTERVAL" => "off" }, "ledger" => { "MALLARD_GC_EVENTS" => "off" },
+                "loaded" => { "MALLARD_AGENT_OUT" => "" } }.freeze
+# Before any server starts: a name the bench does not know would otherwise fail inside the first round.
+unknown = ([variant, baseline].compact - VARIANT_ENV.keys).map { |name| "variant #{name.inspect}" }
+unknown << "MALLARD_BENCH_LAYOUT #{layout_name.inspect}" unless %w[shared split].include?(layout_name)
+unless unknown.empty?
+  warn "agent_paired: unknown #{unknown.join(', ')} (variants: #{VARIANT_ENV.keys.join(', ')}; layouts: shared, split)"
+  exit 64
+end
 app, path, extra_env = Bench.app_of(ARGV.fetch(2, "examples/demo"))
 # MALLARD_BENCH_RUBY=PATH: both servers on another Ruby (its puma and gems), as `--ruby` runs an app.
 if (ruby = ENV.fetch("MALLARD_BENCH_RUBY", nil))
   extra_env = extra_env.merge(Mallard::Target::SubjectRuby.resolve(ruby).subject_env)
 end
-variant = ARGV.fetch(3, "full")
-baseline = ENV.fetch("MALLARD_BENCH_BASELINE", nil)
-BARE = ARGV[4] == "bare"
-jitter_max = BARE ? 0 : Integer(ARGV.fetch(4, 20_000))
-shared = ENV.fetch("MALLARD_BENCH_LAYOUT", "shared") == "shared"
-VARIANT_ENV = { "full" => {}, "lean" => { "MALLARD_GC_EVENTS" => "off", "MALLARD_LEDGER_INTERVAL" => "off" },
-                "timeline" => { "MALLARD_LEDGER_INTERVAL" => "off" }, "ledger" => { "MALLARD_GC_EVENTS" => "off" },
-                "loaded" => { "MALLARD_AGENT_OUT" => "" } }.freeze
 GC_AT_EXIT = File.expand_path("apps/gc_at_exit.rb", __dir__)
 LIB = File.expand_path("../lib", __dir__)
 # MALLARD_BENCH_BASELINE_LIB=DIR: the "without" server's agent from another checkout's lib (one agent against another).
