@@ -16,14 +16,16 @@
 # anything else, so the rounds sample the lottery alike for both.
 #
 # Per round: req/s from each wrk, CPU per request from each server's /proc/PID/stat, RSS as the load ends from its
-# smaps_rollup, and major GCs per 1,000 requests from each server's GC.stat at exit; the ratio with/without per
-# block of two rounds (below), its median and bootstrap 95% interval over blocks.
+# smaps_rollup, and major GCs per 1,000 requests and GC time per request from each server's GC.stat over the counted
+# load (bench/apps/gc_counts.rb); the ratio with/without per block of two rounds (below), its median and bootstrap 95%
+# interval over blocks. Last, how much of the agent's extra CPU per request is extra GC time: the two differences
+# per block, in microseconds.
 #   ruby bench/agent_paired.rb [ROUNDS] [SECONDS] [APP] [VARIANT] [JITTER_MAX]
 # VARIANT: "full" (as mallard runs it), "lean" (per-GC timeline and ledger off), "timeline" (ledger off), "ledger"
 # (per-GC timeline off), "loaded" (the agent's rackup and middleware, not recording). JITTER_MAX 0: no jitter (one
 # draw of the lottery per variant, as a plain A/B); "bare": the servers load none of the bench's files (no jitter, and
-# no GC counts at exit, so no majors). MALLARD_BENCH_BASELINE=VARIANT: the "without" server runs the agent too, as that
-# variant, so the ratio is one part's cost (e.g. "ledger" against "lean": the ledger's).
+# no GC counts, so no majors or GC time). MALLARD_BENCH_BASELINE=VARIANT: the "without" server runs the agent too, as
+# that variant, so the ratio is one part's cost (e.g. "ledger" against "lean": the ledger's).
 require_relative "support"
 
 rounds = Integer(ARGV.fetch(0, 10))
@@ -50,11 +52,11 @@ app, path, extra_env = Bench.app_of(ARGV.fetch(2, "examples/demo"))
 if (ruby = ENV.fetch("MALLARD_BENCH_RUBY", nil))
   extra_env = extra_env.merge(Mallard::Target::SubjectRuby.resolve(ruby).subject_env)
 end
-GC_AT_EXIT = File.expand_path("apps/gc_at_exit.rb", __dir__)
+GC_COUNTS = File.expand_path("apps/gc_counts.rb", __dir__)
 LIB = File.expand_path("../lib", __dir__)
 # MALLARD_BENCH_BASELINE_LIB=DIR: the "without" server's agent from another checkout's lib (one agent against another).
 BASELINE_LIB = ENV.fetch("MALLARD_BENCH_BASELINE_LIB", LIB)
-figures = %i[rps cpu rss majors].to_h { |figure| [figure, { without: [], with: [] }] }
+figures = %i[rps cpu rss majors gc_ms].to_h { |figure| [figure, { without: [], with: [] }] }
 
 # Each server's environment: the app's, the jitter and the GC counts first, and the agent's variant for "with" (and
 # the baseline's for "without", when there is one).
@@ -70,9 +72,9 @@ def agent_env(common, variant, lib = LIB)
         .merge("RUBYOPT" => rubyopt("-I#{lib} -rmallard/agent"))
 end
 
-# The jitter before everything else and the GC counts' at_exit after, unless BARE.
+# The jitter before everything else and the GC counts after, unless BARE.
 def rubyopt(agent = nil)
-  [("-r#{Bench::BOOT_JITTER}" unless BARE), agent, ("-r#{GC_AT_EXIT}" unless BARE)].compact.join(" ")
+  [("-r#{Bench::BOOT_JITTER}" unless BARE), agent, ("-r#{GC_COUNTS}" unless BARE)].compact.join(" ")
 end
 
 # Where each variant's server and its wrk run in a round: split, each pair on its own CPU; shared, both servers on
@@ -123,10 +125,25 @@ def measure_pair(pair, path, seconds)
   threads.to_h(&:value)
 end
 
-# {} when the server wrote none: on Ruby 3.3 a server now and then did not reach its at_exit when stopped.
-def gc_counts(path)
-  return {} unless File.exist?(path)
+# Each server writes GC.stat when the counted load begins (gc_counts.rb); the bench waits for the files, a
+# second at most, so the window starts where the load does.
+def mark_gc_window(pair, dir)
+  pair.each { |_name, _url, subject, _cpu| Process.kill("WINCH", subject.pid) }
+  deadline = Mallard::Clock.monotonic + 1
+  sleep 0.01 until pair.all? { |name, *| File.exist?(File.join(dir, "#{name}.window")) } ||
+                   Mallard::Clock.monotonic > deadline
+end
 
+# GC.stat's counts over the counted load: at exit less at the window's start. {} when the server wrote either file
+# late or not at all: on Ruby 3.3 a server now and then did not reach its at_exit when stopped.
+def gc_counts(path)
+  at_exit, window = [path, "#{path}.window"].map { |file| File.exist?(file) ? stat_lines(file) : nil }
+  return {} unless at_exit && window
+
+  at_exit.to_h { |key, value| [key, key == "heap_allocated_pages" ? value : value - window.fetch(key)] }
+end
+
+def stat_lines(path)
   File.readlines(path).to_h do |line|
     key, value = line.split
     [key, Integer(value)]
@@ -142,19 +159,21 @@ rounds.times do |round|
     envs = environments(extra_env, variant, baseline, jitter, dir)
     with_pair(app, cpus, envs, baseline, start_order(round)) do |pair|
       measure_pair(pair, path, 1) # warm both up; not counted
+      mark_gc_window(pair, dir) unless BARE
       served = measure_pair(pair, path, seconds)
     end
     served.each do |name, (result, cpu_s, rss_kb)|
-      # The whole life's majors over the whole life's requests: warm-up included, as the server saw them all.
       counts = gc_counts(File.join(dir, name.to_s))
       figures[:rps][name] << result.rps
       figures[:cpu][name] << (cpu_s * 1000 / result.requests)
       figures[:rss][name] << rss_kb.to_f
-      majors = counts["major_gc_count"]
+      majors, gc_ms = counts.values_at("major_gc_count", "time")
       figures[:majors][name] << (majors ? [majors, 0.5].max * 1000.0 / result.requests : Float::NAN)
+      figures[:gc_ms][name] << (gc_ms ? gc_ms.to_f / result.requests : Float::NAN)
       puts format("round %d, jitter %5d, %-7s CPU %d: %.0f req/s, %.4f ms CPU a request, %.1f MiB RSS, %s majors, " \
-                  "%s heap pages", round, jitter, name, cpus[name][0], result.rps, cpu_s * 1000 / result.requests,
-                  rss_kb / 1024.0, majors || "?", counts["heap_allocated_pages"] || "?")
+                  "%s ms GC, %s heap pages", round, jitter, name, cpus[name][0], result.rps,
+                  cpu_s * 1000 / result.requests, rss_kb / 1024.0, majors || "?", gc_ms || "?",
+                  counts["heap_allocated_pages"] || "?")
     end
   end
 end
@@ -178,5 +197,15 @@ Bench.print_ratio(blocks[:rss], :with, :without, "RSS as the load ends with/with
 exit if BARE # no GC counts
 
 counted = blocks[:majors][:with].each_index.reject { |i| blocks[:majors].values.any? { |values| values[i].nan? } }
-Bench.print_ratio(blocks[:majors].transform_values { |values| values.values_at(*counted) }, :with, :without,
-                  "major GCs per 1,000 requests with/without", unit: "per 1k")
+counted_blocks = ->(figure) { blocks[figure].transform_values { |values| values.values_at(*counted) } }
+Bench.print_ratio(counted_blocks[:majors], :with, :without, "major GCs per 1,000 requests with/without", unit: "per 1k")
+Bench.print_ratio(counted_blocks[:gc_ms], :with, :without, "GC time per request with/without", unit: "ms")
+# The extra CPU per request and the extra GC time per request, block by block, in microseconds.
+stats = Mallard::Analysis::Statistics
+%i[cpu gc_ms].each do |figure|
+  by_variant = counted_blocks[figure]
+  extra = by_variant[:with].zip(by_variant[:without]).map { |with, without| (with - without) * 1000 }
+  low, high = stats.bootstrap_ci(extra) { |sample| stats.median(sample) }
+  puts format("  extra %-12s per request with the agent: median %.1f µs (95%% CI %.1f … %.1f)",
+              figure == :cpu ? "CPU" : "GC time", stats.median(extra), low, high)
+end
