@@ -137,10 +137,10 @@ end
 # GC.stat's counts over the counted load: at exit less at the window's start. {} when the server wrote either file
 # late or not at all: on Ruby 3.3 a server now and then did not reach its at_exit when stopped.
 def gc_counts(path)
-  at_exit, window = [path, "#{path}.window"].map { |file| File.exist?(file) ? stat_lines(file) : nil }
-  return {} unless at_exit && window
+  ended, window = [path, "#{path}.window"].map { |file| File.exist?(file) ? stat_lines(file) : nil }
+  return {} unless ended && window
 
-  at_exit.to_h { |key, value| [key, key == "heap_allocated_pages" ? value : value - window.fetch(key)] }
+  ended.to_h { |key, value| [key, key == "heap_allocated_pages" ? value : value - window.fetch(key)] }
 end
 
 def stat_lines(path)
