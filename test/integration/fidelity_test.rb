@@ -100,14 +100,12 @@ class FidelityIntegrationTest < Minitest::Test
   # Where one more draw of `values` falls at 99% on the log scale (RSS varies by a factor, not by a fixed amount),
   # its spread pooled over `groups`, each about its own mean.
   def prediction_interval(values, groups)
+    stats = Mallard::Analysis::Statistics
     logs = ->(group) { group.map { |value| Math.log(value) } }
-    squares = groups.sum do |group|
-      mean = Mallard::Analysis::Statistics.mean(logs[group])
-      logs[group].sum { |log| (log - mean)**2 }
-    end
     dof = groups.sum { |group| group.size - 1 }
-    half = Mallard::Analysis::Statistics.t_quantile(dof, 0.995) * Math.sqrt(squares / dof * (1 + (1.0 / values.size)))
-    center = Mallard::Analysis::Statistics.mean(logs[values])
+    variance = groups.sum { |group| (stats.stddev(logs[group])**2) * (group.size - 1) } / dof
+    half = stats.t_quantile(dof, 0.995) * Math.sqrt(variance * (1 + (1.0 / values.size)))
+    center = stats.mean(logs[values])
     [Math.exp(center - half), Math.exp(center + half)]
   end
 
