@@ -33,6 +33,7 @@ class CompareIntegrationTest < Minitest::Test
     assert_equal 2, twin.dig("vs_baseline", "cpu_pct_ci").size
     assert_kind_of Float, twin.dig("vs_baseline", "cpu_pct")
     assert_agent_cost_measured(summary)
+    assert_equal %w[glibc glibc#2 glibc#2 glibc glibc glibc#2], run_order(summary), "rounds turn back"
   end
 
   # Too narrow to reach in the budget: rounds are added while the budget allows one more, then what stayed too wide
@@ -100,6 +101,16 @@ class CompareIntegrationTest < Minitest::Test
     assert_in_delta config(summary, "glibc").dig("steady_rss_kb", "median"), cost["steady_rss_kb_with"], 1
     assert_in_delta ((cost["steady_rss_kb_with"].to_f / cost["steady_rss_kb_without"]) - 1) * 100, cost["rss_pct"], 0.1
     assert_match(/; steady RSS [\d.]+ MiB with it, [\d.]+ without \([-+][\d.]+%\)/, cost["sentence"])
+  end
+
+  # Each row's runs, by when they started (meta.json's phases).
+  def run_order(summary)
+    runs = summary["rows"].flat_map do |row|
+      row["runs"].map do |run|
+        [Mallard::Run::SoakReader.read(Mallard::Run::Directory.new(run["run_dir"])).meta.phases.started_at, row["name"]]
+      end
+    end
+    runs.sort.map(&:last)
   end
 
   def compare(*args)

@@ -7,7 +7,7 @@ module Mallard
       BANNER = <<~TEXT.freeze
         Usage: mallard compare [options] TARGET
 
-        The same soak under each memory configuration, --repeat times, interleaved (A B C A B C),
+        The same soak under each memory configuration, --repeat times, interleaved (A B C C B A …),
         each in a fresh process and verified to have taken effect. A table of steady and peak
         memory, req/s and latency with 95% intervals against the first configuration (the
         baseline, glibc by default), and the configuration to deploy with its snippets.

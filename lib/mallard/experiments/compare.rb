@@ -2,9 +2,9 @@
 
 module Mallard
   module Experiments
-    # The same soak under each memory configuration, repeated, in interleaved order (A B C A B C …)
-    # so that machine drift hits every configuration alike, each run in a fresh process and its own
-    # run directory.
+    # The same soak under each memory configuration, repeated, in interleaved rounds that turn back each time
+    # (A B C C B A A B C …) so that machine drift hits every configuration alike, each run in a fresh process and its
+    # own run directory.
     #
     # A configuration that is missing, does not take effect, crashes the subject or fails its requests
     # becomes a row marked so — never a result — and the comparison goes on with the rest. A run that is no
@@ -101,8 +101,13 @@ module Mallard
         @rows.first&.allocator&.available? && %w[rack command].include?(@target.kind)
       end
 
+      # Odd rounds run the rows in order, even rounds back to front. In rounds all in one order a steady drift of the
+      # machine's speed always falls on the same side of a pair and reads as a difference (an A/A comparison of the
+      # stable fixture, 3 rounds of 3 s, once came out at CPU per request -15.1%, -25.7 ... -3.0; its cause was not
+      # found). Turned back, such a drift falls on each configuration alike over two rounds.
       def rounds(indexes)
-        indexes.flat_map { |index| @rows.select { |row| row.allocator.available? }.product([index]) }
+        available = @rows.select { |row| row.allocator.available? }
+        indexes.flat_map { |index| (index.odd? ? available : available.reverse).product([index]) }
       end
 
       # --until-resolved: one more interleaved round while an interval is too wide and the budget allows a round as
