@@ -178,6 +178,20 @@ class AgentMiddlewareTest < Minitest::Test
     assert_same response, Middleware.new(app, recorder: nil).call({})
   end
 
+  # Past a busy interval most requests are only counted: their bodies go back as the app made them.
+  def test_requests_the_recorder_does_not_sample_are_left_untouched_and_counted
+    2000.times { write_out(serve(ChunkBody.new(1))) }
+    taken
+    bodies = Array.new(2000) { ChunkBody.new(1) }
+    returned = bodies.map { |body| serve(body).tap { |response| write_out(response) }[2] }
+    record = taken
+    untouched = returned.each_index.count { |i| returned[i].equal?(bodies[i]) }
+
+    assert_equal 4000, record[:requests]
+    assert_equal returned.size - record[:chunks].size, untouched
+    assert_operator record[:chunks].size, :<, 200
+  end
+
   def test_many_threads_record_without_losing_a_request
     threads = Array.new(8) { Thread.new { 250.times { write_out(serve(%w[a b])) } } }
     threads.each(&:join)

@@ -78,6 +78,38 @@ class RecorderTest < Minitest::Test
     refute taken.key?("requests_sampled")
   end
 
+  def test_until_the_first_record_every_request_is_measured
+    assert(Array.new(500) { @recorder.measure? }.all?)
+  end
+
+  # The agent's cost is in measuring a request, so a busy process has a random sample measured, about
+  # MEASURED_PER_INTERVAL an interval at the previous interval's rate, and every request counted.
+  def test_after_a_busy_interval_a_random_sample_is_measured_and_every_request_counted
+    recorder = Mallard::Agent::Recorder.new(path: File::NULL)
+    5000.times { recorder.record(0.5, nil, 1) if recorder.measure? }
+    recorder.take
+    measured = (0...5000).select do
+      next false unless recorder.measure?
+
+      recorder.record(0.5, nil, 1)
+      true
+    end
+    record = JSON.parse(recorder.take)
+
+    assert_equal 10_000, record["requests"]
+    assert_includes 30..75, measured.size
+    assert_equal measured.size, record["chunks"].size
+    assert_operator measured.each_cons(2).map { |a, b| b - a }.uniq.size, :>, 5, "gaps drawn at random"
+  end
+
+  def test_deciding_whether_to_measure_allocates_nothing
+    500.times { @recorder.measure? }
+    @recorder.take
+    counts = Array.new(5) { allocations { 1000.times { @recorder.measure? } } }
+
+    assert_equal 0, counts.min, counts.inspect
+  end
+
   def test_flush_appends_a_line_per_interval
     Dir.mktmpdir do |dir|
       recorder = Mallard::Agent::Recorder.new(path: File.join(dir, "agent.jsonl"))

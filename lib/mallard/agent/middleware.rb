@@ -4,7 +4,8 @@ module Mallard
   module Agent
     # Rack middleware that tells apart the time a request spends in the app (what an in-app timer,
     # such as Rails' log line, reports) from the time its body takes to produce and write, and counts
-    # the chunks the body yields. Needs nothing from rack, so it works under Rack 2 and Rack 3.
+    # the chunks the body yields, for the requests the recorder samples (Recorder#measure?). Needs nothing from rack,
+    # so it works under Rack 2 and Rack 3.
     class Middleware
       def initialize(app, recorder: (Agent.recorder if Agent.respond_to?(:recorder)))
         @app = app
@@ -12,7 +13,7 @@ module Mallard
       end
 
       def call(env)
-        return @app.call(env) unless @recorder
+        return @app.call(env) unless @recorder&.measure?
 
         queue_ms = queued_ms(env["HTTP_X_REQUEST_START"])
         started = Process.clock_gettime(Process::CLOCK_MONOTONIC, :float_millisecond)
