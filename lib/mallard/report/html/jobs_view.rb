@@ -25,7 +25,7 @@ module Mallard
           <%- end -%>
           </tbody>
           </table>
-          <p class="note">Per job, from the agent's Sidekiq middleware (sampled when an interval ran more than 500 jobs).
+          <p class="note">Per job, from the agent's Sidekiq middleware (sampled when one of the agent's intervals ran more than 100 jobs).
           Allocations are per process: Ruby counts them for all of a process's threads together.</p>
         ERB
 

@@ -85,7 +85,8 @@ module Mallard
 
         def app_rows
           chunks = @app.chunks_per_response || {}
-          [["Requests recorded", count(@app.requests_recorded)], ["In-app time", milliseconds(@app.in_app_ms)],
+          [["Requests measured (a random sample)", count(@app.requests_recorded)],
+           ["In-app time", milliseconds(@app.in_app_ms)],
            ["Body iteration", @app.body_ms&.p50 && milliseconds(@app.body_ms)],
            ["Chunks per response", chunks["p50"] && "median #{number(chunks['p50'], 0)}, max #{chunks['max']}"]]
         end
