@@ -16,7 +16,8 @@ module Mallard
     # the background thread, cost the demo app 7% of its CPU per request. An app thread doing the same work is just
     # a slower request.
     class Recorder
-      # Per interval: enough for percentiles (200 a second at 0.5 s, 12,000 a minute), few enough that the
+      # Per interval, the units a record holds at most: a job worker's jobs, and a web app's measured requests when
+      # its rate jumps past what the previous interval's pace (MEASURED_PER_INTERVAL) expected. Few enough that the
       # interval's line stays small. At 500 (a 10 KB line twice a second) the agent cost the allocation-bound demo
       # app 12% of its CPU per request, and at 100 nothing detectable, though the work per line is a millisecond
       # at most: building the line without writing it cost 4%, writing it in chunks between Thread.pass no less,
@@ -80,9 +81,9 @@ module Mallard
         true
       end
 
-      # The request path: counters and three stores into a preallocated buffer, under the lock. Past
-      # sample_cap requests in one interval it becomes a reservoir sample, so the record still represents
-      # the whole interval.
+      # A measured request's path (and every job's): counters and three stores into a preallocated buffer, under the
+      # lock. Past sample_cap in one interval it becomes a reservoir sample, so the record still represents the whole
+      # interval.
       # queue_ms: a request's wait before the app got it, when its client said when it left (nil otherwise).
       # When the interval's record is due, the thread that recorded last writes it.
       def record(in_app_ms, body_ms, chunks, queue_ms = nil)
