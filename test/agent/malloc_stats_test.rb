@@ -72,9 +72,10 @@ class MallocStatsTest < Minitest::Test
     end
   end
 
-  # The metrics endpoint's figures: each allocator's own statistics under its own names, the bytes in use among them
-  # (glibc's in two: the 50 MB buffer is a chunk of its own, hblkhd).
-  def test_statistics_name_each_allocators_own_figures
+  # The ledger's and the metrics endpoint's figures: each allocator's own statistics under its own names, the bytes
+  # in use among them (glibc's in two: the 50 MB buffer is a chunk of its own, hblkhd), and in_use's figure with
+  # them. glibc's come from one walk of its free chunks, so its in_use is exactly the sum of its two.
+  def test_a_reading_gives_in_use_and_each_allocators_own_figures
     { "glibc" => [%w[mallinfo2.uordblks mallinfo2.hblkhd], %w[mallinfo2.arena mallinfo2.fordblks mallinfo2.keepcost]],
       "jemalloc" => [%w[stats.allocated], %w[stats.active stats.resident stats.mapped stats.retained]],
       "tcmalloc" => [%w[generic.current_allocated_bytes], %w[generic.heap_size tcmalloc.pageheap_free_bytes]] }
@@ -83,6 +84,10 @@ class MallocStatsTest < Minitest::Test
 
         assert_empty in_use + others - statistics.keys, "#{name}: #{statistics}"
         assert_operator statistics.values_at(*in_use).sum, :>=, BUFFER, "#{name}: the 50 MB buffer is in use"
+        assert_operator statistics.fetch("in_use"), :>=, BUFFER, "#{name}: in_use counts the buffer"
+        next unless name == "glibc"
+
+        assert_equal statistics.values_at(*in_use).sum, statistics.fetch("in_use"), "one walk gives both"
       end
   end
 
@@ -139,7 +144,8 @@ class MallocStatsTest < Minitest::Test
   STATISTICS = <<~RUBY.freeze
     require "mallard/agent/malloc_stats"
     kept = "x" * #{BUFFER}
-    Mallard::Agent::MallocStats.statistics.each { |name, value| puts [name, value].join(" ") }
+    in_use, statistics = Mallard::Agent::MallocStats.reading
+    statistics.merge("in_use" => in_use).each { |name, value| puts [name, value].join(" ") }
     kept.clear
   RUBY
 

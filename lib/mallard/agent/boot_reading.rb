@@ -37,24 +37,32 @@ module Mallard
       # (nil where the allocator gives no reading), live slots. Into the caller's array, parsing statm byte by
       # byte: a reading allocates nothing (BootProbe::Hook says why that matters).
       def take(frame, offset)
+        read_figures(frame, offset)
+        frame[offset + 4] = @malloc_stopped ? nil : timed_malloc_bytes
+        frame
+      end
+
+      # A reading as an Array, malloc included however slow (the probe's start and end lines, the ledger's).
+      # in_use: the allocator's bytes in use when the caller has just read them (MallocStats.reading): glibc's
+      # reading walks every free chunk, so it is taken once.
+      def to_a(in_use = @malloc.in_use)
+        reading = Array.new(FIELDS.size)
+        read_figures(reading, 0)
+        reading[4] = malloc_bytes(in_use)
+        reading
+      end
+
+      private
+
+      # Every figure but malloc's.
+      def read_figures(frame, offset)
         frame[offset] = GC.stat(:total_allocated_objects)
         @statm.pread(STATM_BYTES, 0, @buffer)
         frame[offset + 1] = field(2) * @page_size
         frame[offset + 2] = field(3) * @page_size
         frame[offset + 3] = @heap_bytes.call
-        frame[offset + 4] = @malloc_stopped ? nil : timed_malloc_bytes
         frame[offset + 5] = GC.stat(:heap_live_slots)
-        frame
       end
-
-      # A reading as an Array, malloc included however slow (the probe's start and end lines).
-      def to_a
-        reading = take(Array.new(FIELDS.size), 0)
-        reading[4] = malloc_bytes
-        reading
-      end
-
-      private
 
       # The number-th space-separated field of statm (from 1): resident pages are the second, those backed by a
       # file or shared memory the third.
@@ -71,14 +79,13 @@ module Mallard
 
       def timed_malloc_bytes
         started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-        bytes = malloc_bytes
+        bytes = malloc_bytes(@malloc.in_use)
         took = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
         @malloc_stopped = format("one reading took %.1f ms", took * 1000) if took > SLOW_MALLOC_S
         bytes
       end
 
-      def malloc_bytes
-        in_use = @malloc.in_use
+      def malloc_bytes(in_use)
         return in_use unless in_use && @page_bytes
 
         in_use - (GC.stat(:heap_allocated_pages) * @page_bytes)

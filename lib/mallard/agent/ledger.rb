@@ -86,11 +86,12 @@ module Mallard
       # @return [Hash{String=>Object}]
       def fields(now = Process.clock_gettime(Process::CLOCK_MONOTONIC))
         @reading ||= BootReading.new
-        _, rss, file, live, malloc, = @reading.to_a
+        in_use, statistics = MallocStats.reading
+        _, rss, file, live, malloc, = @reading.to_a(in_use)
         { "rss_kb" => kb(rss), "file_kb" => kb(file), "ruby_live_kb" => kb(live),
           "ruby_pages_kb" => kb(GC.stat(:heap_allocated_pages) * @page_bytes), "malloc_in_use_kb" => kb(malloc),
           "allocator" => MallocStats.source, "malloc_note" => MallocStats.unavailable_reason,
-          "malloc" => MallocStats.statistics, "yjit_kb" => yjit_kb, "threads" => Thread.list.size }
+          "malloc" => statistics, "yjit_kb" => yjit_kb, "threads" => Thread.list.size }
           .merge(mappings(now))
       end
 
