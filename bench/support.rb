@@ -3,6 +3,7 @@
 $LOAD_PATH.unshift(File.expand_path("../lib", __dir__))
 require "mallard"
 require "tmpdir"
+require "uri"
 
 # Shared by the benchmarks: a real Puma on a fixture app, with or without mallard's agent.
 module Bench
@@ -71,12 +72,20 @@ module Bench
     median
   end
 
+  # wrk on the URL's page: the probe's load script requests its paths on the server's address and ignores a path in
+  # the URL, so "/rows" went to "/" (a 404 in the Rails app) until 2026-11-27. A load answered with anything but 2xx
+  # measured another page than the one meant, and stops the benchmark.
   def wrk(url, duration:, concurrency: 10)
-    Dir.mktmpdir do |dir|
-      load = Mallard::Probe::Wrk.new(url: url, duration: duration, concurrency: concurrency,
-                                     log_path: File.join(dir, "wrk.log"))
+    uri = URI(url)
+    result = Dir.mktmpdir do |dir|
+      load = Mallard::Probe::Wrk.new(url: "#{uri.scheme}://#{uri.host}:#{uri.port}/",
+                                     paths: [uri.path.empty? ? "/" : uri.path], duration: duration,
+                                     concurrency: concurrency, log_path: File.join(dir, "wrk.log"))
       load.start
       load.result
     end
+    failed = result.status_codes.reject { |code, _| code.to_s.start_with?("2") }
+    abort "bench: #{url} answered #{failed} of #{result.requests} requests: not the page meant" unless failed.empty?
+    result
   end
 end
