@@ -25,9 +25,10 @@ module Mallard
       SAMPLE_CAP = 100
       # How many of an interval's requests are measured once more come: a random sample of about this many, at the
       # previous interval's rate; the rest are only counted. Measuring one (clocks, the body's wrapper, the record)
-      # cost a Rails app 53 µs of CPU (6.2% of its request), far more than its own work, for a cause not found; the
-      # middleware in place doing nothing cost nothing measurable. Sampled, the recording cost it 2.1%; half as many
-      # (25) did not measure cheaper (bench/README.md, "A sample of requests measured"). Fifty a 0.5 s interval is
+      # takes about 2 µs of CPU by itself, but side by side it cost a busy Rails app's 0.8 ms page (its 404 page,
+      # which the benchmark loaded by mistake) 53 µs (6.2%), for a cause not found; the middleware in place doing
+      # nothing cost nothing measurable. Sampled, the recording cost it 2.1%; half as many (25) did not measure
+      # cheaper (bench/README.md, "A sample of requests measured"). Fifty a 0.5 s interval is
       # 6,000 a minute, plenty for the percentiles a soak reports, and a sample drawn at random, whatever the
       # request, has the whole stream's distribution.
       MEASURED_PER_INTERVAL = 50
