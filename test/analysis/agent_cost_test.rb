@@ -22,6 +22,23 @@ class AgentCostTest < Minitest::Test
     assert_match(/differences in memory may be partly its doing/, cost.sentence)
   end
 
+  # One run without it decides nothing; the line says how far the runs with it spread, the noise it stands in.
+  def test_the_runs_with_the_agent_give_the_spread_one_run_without_is_read_against
+    with = [3327.0, 3398.0, 3100.0].map { |rps| RunFigures.new(rps: rps) }
+    cost = AgentCost.call(with, RunFigures.new(rps: 3680.5), baseline: "glibc")
+
+    assert_equal [3100.0, 3398.0], cost.rps_with_range
+    assert_equal 3, cost.runs_with
+    assert_match(%r{the runs with it spread from 3100\.0 to 3398\.0 req/s \(9\.0% of their median\): a difference },
+                 cost.sentence)
+  end
+
+  def test_one_run_with_the_agent_gives_no_spread
+    cost = AgentCost.call([RunFigures.new(rps: 100.0)], RunFigures.new(rps: 110.0), baseline: "glibc")
+
+    assert_match(/One run without it has no interval\. Read mallard's/, cost.sentence)
+  end
+
   # Moved by less than two runs of one app settle apart, the agent is taken to move every configuration alike.
   def test_memory_moved_within_run_to_run_variation_leaves_the_differences_alone
     with = [RunFigures.new(rps: 100.0, steady_rss_kb: 102_400)]

@@ -94,6 +94,15 @@ class CompareIntegrationTest < Minitest::Test
     refute File.exist?(File.join(without, "mallard.ru"))
     assert_match(/The agent's cost here: glibc served/, cost["sentence"])
     assert_agent_memory_measured(summary, cost)
+    assert_agent_noise_given(summary, cost)
+  end
+
+  # One run without the agent is read against how far the runs with it spread.
+  def assert_agent_noise_given(summary, cost)
+    rates = summary["rows"].find { |row| row["name"] == "glibc" }["runs"].map { |run| run["rps"] }
+
+    assert_equal rates.minmax.map { |rate| rate.round(1) }, cost["rps_with_range"]
+    assert_match(%r{the runs with it spread from [\d.]+ to [\d.]+ req/s}, cost["sentence"])
   end
 
   # The agent's code moves Ruby's heap lottery, so the line says how far the app's steady memory moved too.

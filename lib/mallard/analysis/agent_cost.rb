@@ -23,11 +23,13 @@ module Mallard
       # @param baseline [String] its name
       # @return [Summary::AgentCost, nil]
       def call(with, without, baseline:)
-        rps = Statistics.median(with.map(&:rps).grep(Numeric))
+        rates = with.map(&:rps).grep(Numeric)
+        rps = Statistics.median(rates)
         return unless without&.rps&.positive? && rps
 
         cost = Summary::AgentCost.new(rps_with: rps.round(1), rps_without: without.rps.round(1),
-                                      rps_pct: pct(rps, without.rps), runs_with: with.size,
+                                      rps_pct: pct(rps, without.rps), runs_with: rates.size,
+                                      rps_with_range: rates.minmax.map { |rate| rate.round(1) },
                                       **cpu(with, without.cpu_ms_per_request), **memory(with, without.steady_rss_kb))
         cost.sentence = sentence(cost, baseline)
         cost
@@ -56,10 +58,22 @@ module Mallard
       def sentence(cost, baseline)
         cpu = cost.cpu_pct ? format(", CPU per request %+.1f%%", cost.cpu_pct) : ""
         format("The agent's cost here: %s served %.1f req/s with it (median of %d) and %.1f without it (one run): " \
-               "%+.1f%% req/s%s%s. One run without it has no interval; read mallard's absolute figures with this " \
-               "in mind. %s",
+               "%+.1f%% req/s%s%s. %s Read mallard's absolute figures with this in mind. %s",
                baseline, cost.rps_with, cost.runs_with, cost.rps_without, cost.rps_pct, cpu, memory_clause(cost),
-               differences(cost))
+               noise_clause(cost), differences(cost))
+      end
+
+      # One run without the agent has no interval, and whether it falls among the runs with it decides nothing: with
+      # n runs with it, a run like them lies above or below them all 2 times in n + 1. What can be said is how far
+      # runs of one configuration spread here: the size of a difference one run cannot tell from noise. (Measured side
+      # by side on one CPU, bench/agent_paired.rb, the agent's cost is a few percent at most.)
+      def noise_clause(cost)
+        low, high = cost.rps_with_range
+        return "One run without it has no interval." if cost.runs_with < 2 || low == high
+
+        format("One run without it has no interval, and the runs with it spread from %.1f to %.1f req/s (%.1f%% of " \
+               "their median): a difference smaller than that is not told from run-to-run noise.",
+               low, high, (high - low) / cost.rps_with * 100)
       end
 
       # Every configuration carries the agent, so their differences hold where it moves them alike. Where it moved
@@ -81,7 +95,7 @@ module Mallard
                cost.steady_rss_kb_without / 1024.0, cost.rss_pct)
       end
 
-      private_class_method :cpu, :memory, :change, :pct, :sentence, :differences, :memory_clause
+      private_class_method :cpu, :memory, :change, :pct, :sentence, :noise_clause, :differences, :memory_clause
     end
   end
 end
