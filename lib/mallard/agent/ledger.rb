@@ -83,10 +83,12 @@ module Mallard
 
       # One reading's figures, by LedgerRecord's names (the exporter serves the parts they make, Exporter::Readings).
       # @param now [Float] CLOCK_MONOTONIC, for whether the mappings are due
+      # @param malloc_reading [Array(Integer, Hash)] the allocator's reading (MallocStats.reading), when the caller
+      #   has taken it for its own use as well: glibc's walks every free chunk, so it is taken once
       # @return [Hash{String=>Object}]
-      def fields(now = Process.clock_gettime(Process::CLOCK_MONOTONIC))
+      def fields(now = Process.clock_gettime(Process::CLOCK_MONOTONIC), malloc_reading: MallocStats.reading)
         @reading ||= BootReading.new
-        in_use, statistics = MallocStats.reading
+        in_use, statistics = malloc_reading
         _, rss, file, live, malloc, = @reading.to_a(in_use)
         { "rss_kb" => kb(rss), "file_kb" => kb(file), "ruby_live_kb" => kb(live),
           "ruby_pages_kb" => kb(GC.stat(:heap_allocated_pages) * @page_bytes), "malloc_in_use_kb" => kb(malloc),

@@ -25,9 +25,9 @@ module Mallard
       def take(stat = GC.stat)
         readings = {}
         GC_KEYS.each { |key| readings["gc.#{key}"] = stat[key] if stat[key].is_a?(Numeric) }
-        in_use = Agent::MallocStats.in_use
-        readings["malloc_in_use"] = in_use if in_use
-        fields = ledger.fields # its allocator statistics are the ones served: glibc's walk every free chunk, once
+        malloc = Agent::MallocStats.reading # glibc's walks every free chunk: one reading serves both
+        readings["malloc_in_use"] = malloc[0] if malloc[0]
+        fields = ledger.fields(malloc_reading: malloc)
         fields["malloc"].each { |name, value| readings["#{MALLOC_PREFIX}#{name}"] = value }
         trims = trim_count
         readings["trims"] = trims if trims
