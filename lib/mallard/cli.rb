@@ -39,7 +39,7 @@ module Mallard
                                      which allocation sites keep memory alive: three heap dumps, compared
         compare TARGET [--allocators LIST] [--repeat N]
                                      the same soak under each memory configuration: which to deploy
-        demo                         compare on the bundled example app (about 3 minutes;
+        demo                         compare on the bundled example app (3 to 5 minutes;
                                      --sidekiq: the bundled job worker)
         report RUN_DIR [--json] [--html FILE]
                                      show a stored soak or comparison again, even an interrupted one

@@ -2,8 +2,8 @@
 
 module Mallard
   class CLI
-    # mallard demo: `compare` on the bundled example app, with settings that finish in about
-    # three minutes on two cores. Options given are passed on to compare and win over these.
+    # mallard demo: `compare` on the bundled example app, with settings that finish in three to five
+    # minutes on two cores. Options given are passed on to compare and win over these.
     #
     # glibc's fragmentation of this app differs from run to run, and now and then one run of the three settles far
     # above the others (115, 113 and 186 MiB, seen): Welch's interval over three runs then spans hundreds of MiB, and
