@@ -48,7 +48,9 @@ module Bench
     return [app_dir(name), "", {}] unless name == "rails"
 
     require_relative "../test/support/rails_app"
-    app = RailsApp.with_rows_page(Dir.mktmpdir("mallard-bench-rails"))
+    root = Dir.mktmpdir("mallard-bench-rails")
+    at_exit { FileUtils.remove_entry(root) } # a copy of the app per run, else left in /tmp
+    app = RailsApp.with_rows_page(root)
     [app, "rows", { "SECRET_KEY_BASE" => "x" * 64, "RAILS_ENV" => "production" }]
   end
 
