@@ -111,6 +111,19 @@ class MeasureOptionsTest < Minitest::Test
     end
   end
 
+  # "--url URL: the URL to load": its path is loaded unless --path names others.
+  def test_the_url_path_is_the_page_loaded_unless_path_is_given
+    { [] => ["/health?full=1"], ["--path", "/rows"] => ["/rows"] }.each do |extra, loaded|
+      options = Mallard::CLI::MeasureOptions.new
+      parser = OptionParser.new { |opts| options.define(opts) }
+      argv = ["--url", "http://127.0.0.1:{port}/health?full=1", *extra, "--", "puma", "-p", "{port}"]
+      operands, command = options.parse(parser, argv)
+      options.target(operands, command)
+
+      assert_equal loaded, options.soak.paths, extra.inspect
+    end
+  end
+
   def test_help_lists_the_new_options_and_their_limits
     status, out, = run_cli("soak", "--help")
 

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "set"
+require "uri"
 
 module Mallard
   class CLI
@@ -73,10 +74,24 @@ module Mallard
       private
 
       def finish_soak(load:)
-        @soak.paths = @paths unless @paths.empty?
+        paths = @paths.empty? ? url_path : @paths
+        @soak.paths = paths if paths
         @soak.allocator ||= "glibc" if @soak.production_cpus # sized as in production, not as glibc sizes it here
         @soak.interval = SoakOptions.default_interval(@soak.duration) if load && !given?("--interval")
         @soak.validate!(load: load)
+      end
+
+      # --url's own path is the page to load ("the URL to load") unless --path says otherwise: the load tools request
+      # their paths on the server's address, so `--url http://127.0.0.1:{port}/health` loaded / until 2026-11-27 (a
+      # benchmark that did the same measured a Rails app's 404 page for three days). nil: the URL's path is /, or the
+      # URL is no URL (the target refuses it, with its own message).
+      def url_path
+        return unless @subject[:url]
+
+        path = URI.parse(@subject[:url].gsub(Target::ServerCommand::PORT, "1")).request_uri
+        [path] unless path == "/"
+      rescue URI::Error, NoMethodError # NoMethodError: a URL without a scheme has no request_uri
+        nil
       end
 
       def given?(option)
