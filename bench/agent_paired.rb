@@ -15,6 +15,12 @@
 # included. Each round both servers load the same random boot jitter (0 to 20,000 temporary strings) before
 # anything else, so the rounds sample the lottery alike for both.
 #
+# Sharing: each server in a CPU control group of its own (bench/cpu_groups.rb), so the two share their CPU half and
+# half, as two containers would. Left to Linux's sharing between threads, the demo app's server with the agent got 2%
+# less CPU time than its neighbour, and its req/s fell 4.6–4.8% where its CPU per request rose 2.6–2.8%; in groups an
+# A/A came out 1.001 (0.990 … 1.008) in req/s. MALLARD_BENCH_GROUPS=off: sharing between threads, as before
+# 2026-11-27 (and where groups cannot be made: not root, no cpu controller).
+#
 # Per round: req/s from each wrk, CPU per request from each server's /proc/PID/stat, RSS as the load ends from its
 # smaps_rollup, and major GCs per 1,000 requests and GC time per request from each server's GC.stat over the counted
 # load (bench/apps/gc_counts.rb); the ratio with/without per block of two rounds (below), its median and bootstrap 95%
@@ -27,6 +33,7 @@
 # no GC counts, so no majors or GC time). MALLARD_BENCH_BASELINE=VARIANT: the "without" server runs the agent too, as
 # that variant, so the ratio is one part's cost (e.g. "ledger" against "lean": the ledger's).
 require_relative "support"
+require_relative "cpu_groups"
 
 rounds = Integer(ARGV.fetch(0, 10))
 seconds = Integer(ARGV.fetch(1, 5))
@@ -37,6 +44,8 @@ BARE = ARGV[4] == "bare"
 jitter_max = BARE ? 0 : Integer(ARGV.fetch(4, 20_000))
 layout_name = ENV.fetch("MALLARD_BENCH_LAYOUT", "shared")
 shared = layout_name == "shared"
+groups_dir, no_groups = ENV["MALLARD_BENCH_GROUPS"] == "off" ? [nil, "MALLARD_BENCH_GROUPS=off"] : Bench::CpuGroups.root
+at_exit { Bench::CpuGroups.remove(groups_dir, %i[without with]) } if groups_dir
 VARIANT_ENV = { "full" => {}, "lean" => { "MALLARD_GC_EVENTS" => "off", "MALLARD_LEDGER_INTERVAL" => "off" },
                 "timeline" => { "MALLARD_LEDGER_INTERVAL" => "off" }, "ledger" => { "MALLARD_GC_EVENTS" => "off" },
                 "loaded" => { "MALLARD_AGENT_OUT" => "" } }.freeze
@@ -158,6 +167,7 @@ rounds.times do |round|
     served = {}
     envs = environments(extra_env, variant, baseline, jitter, dir)
     with_pair(app, cpus, envs, baseline, start_order(round)) do |pair|
+      Bench::CpuGroups.place(groups_dir, pair.to_h { |name, _url, subject, _cpu| [name, subject.pid] }) if groups_dir
       measure_pair(pair, path, 1) # warm both up; not counted
       mark_gc_window(pair, dir) unless BARE
       served = measure_pair(pair, path, seconds)
@@ -188,7 +198,8 @@ blocks = figures.transform_values do |by_variant|
 end
 puts "app: #{app}#{path}, variant #{variant} against #{baseline || 'no agent'}, #{rounds} rounds of #{seconds} s " \
      "side by side (#{shared ? 'both servers on one CPU' : 'one CPU each'}, CPUs swapped each round; a block: two " \
-     "rounds), wrk -c 10 each, #{BARE ? 'none of the bench\'s files loaded' : "boot jitter 0–#{jitter_max} strings"}"
+     "rounds; #{groups_dir ? 'a CPU group each' : "shared between threads: #{no_groups}"}), wrk -c 10 each, " \
+     "#{BARE ? 'none of the bench\'s files loaded' : "boot jitter 0–#{jitter_max} strings"}"
 ratio = Bench.print_rates(blocks[:rps], :with, :without, "req/s with/without")
 puts format("  → agent cost %.1f%% of throughput", (1 - ratio) * 100)
 cpu_ratio = Bench.print_ratio(blocks[:cpu], :with, :without, "CPU per request with/without", unit: "ms")
