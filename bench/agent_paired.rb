@@ -28,7 +28,9 @@
 # per block, in microseconds.
 #   ruby bench/agent_paired.rb [ROUNDS] [SECONDS] [APP] [VARIANT] [JITTER_MAX]
 # VARIANT: "full" (as mallard runs it), "lean" (per-GC timeline and ledger off), "timeline" (ledger off), "ledger"
-# (per-GC timeline off), "loaded" (the agent's rackup and middleware, not recording). JITTER_MAX 0: no jitter (one
+# (per-GC timeline off), "loaded" (the agent's rackup and middleware, not recording), "planted" ("loaded", and
+# MALLARD_BENCH_BURN_US of CPU, 15 by default, burnt per request by the app bench/apps/burn: a known cost for the
+# bench to find, against MALLARD_BENCH_BASELINE=loaded). JITTER_MAX 0: no jitter (one
 # draw of the lottery per variant, as a plain A/B); "bare": the servers load none of the bench's files (no jitter, and
 # no GC counts, so no majors or GC time). MALLARD_BENCH_BASELINE=VARIANT: the "without" server runs the agent too, as
 # that variant, so the ratio is one part's cost (e.g. "ledger" against "lean": the ledger's).
@@ -48,7 +50,9 @@ groups_dir, no_groups = ENV["MALLARD_BENCH_GROUPS"] == "off" ? [nil, "MALLARD_BE
 at_exit { Bench::CpuGroups.remove(groups_dir, %i[without with]) } if groups_dir
 VARIANT_ENV = { "full" => {}, "lean" => { "MALLARD_GC_EVENTS" => "off", "MALLARD_LEDGER_INTERVAL" => "off" },
                 "timeline" => { "MALLARD_LEDGER_INTERVAL" => "off" }, "ledger" => { "MALLARD_GC_EVENTS" => "off" },
-                "loaded" => { "MALLARD_AGENT_OUT" => "" } }.freeze
+                "loaded" => { "MALLARD_AGENT_OUT" => "" },
+                "planted" => { "MALLARD_AGENT_OUT" => "",
+                               "BENCH_BURN_US" => ENV.fetch("MALLARD_BENCH_BURN_US", "15") } }.freeze
 # Before any server starts: a name the bench does not know would otherwise fail inside the first round.
 unknown = ([variant, baseline].compact - VARIANT_ENV.keys).map { |name| "variant #{name.inspect}" }
 unknown << "MALLARD_BENCH_LAYOUT #{layout_name.inspect}" unless %w[shared split].include?(layout_name)
