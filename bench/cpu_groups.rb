@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "fileutils"
+
 module Bench
   # Puts each server of a side-by-side pair in a CPU control group of its own, with equal weight, so that sharing
   # one CPU they share it as two containers or two systemd services do: half each while both want it. Without
