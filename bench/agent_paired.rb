@@ -16,10 +16,11 @@
 # anything else, so the rounds sample the lottery alike for both.
 #
 # Sharing: each server in a CPU control group of its own (bench/cpu_groups.rb), so the two share their CPU half and
-# half, as two containers would. Left to Linux's sharing between threads, the demo app's server with the agent got 2%
-# less CPU time than its neighbour, and its req/s fell 4.6–4.8% where its CPU per request rose 2.6–2.8%; in groups an
-# A/A came out 1.001 (0.990 … 1.008) in req/s. MALLARD_BENCH_GROUPS=off: sharing between threads, as before
-# 2026-11-27 (and where groups cannot be made: not root, no cpu controller).
+# half, as two containers would. Left to Linux's sharing between threads, the demo app's server with the agent got
+# 2–5% less CPU time than its neighbour, and its req/s fell 4.6–8.4% where its CPU per request rose 2.6–4.2%. In
+# groups an A/A came out 1.001 (0.990 … 1.008) in req/s, and a planted cost ("planted", below) moved req/s by what it
+# moved CPU per request. MALLARD_BENCH_GROUPS=off: sharing between threads, as before 2026-11-27 (and where groups
+# cannot be made: not root, no cpu controller).
 #
 # Per round: req/s from each wrk, CPU per request from each server's /proc/PID/stat, RSS as the load ends from its
 # smaps_rollup, and major GCs per 1,000 requests and GC time per request from each server's GC.stat over the counted
