@@ -23,6 +23,22 @@ class ComparisonTest < Minitest::Test
     comparison[:configs].find { |config| config.name == name }
   end
 
+  # ParetoFront: one beats another when it is better on some resolved figure and worse on none; each one beaten
+  # names who beats it and where, with that pair's change.
+  def test_the_front_and_who_beats_the_rest
+    comparison = Comparison.call([row("glibc", [run_with(100_000), run_with(101_000), run_with(99_000)]),
+                                  row("faster", [100_000, 101_000, 99_000].map { |kb| run_with(kb, rps: kb / 150.0) }),
+                                  row("smaller", [80_000, 81_000, 79_000].map { |kb| run_with(kb, rps: kb / 120.0) })])
+
+    assert_equal ["smaller"], comparison[:front]
+    assert_equal({ "glibc" => "faster", "faster" => "smaller" },
+                 comparison[:beaten].transform_values { |found| found[:by] })
+    glibc = comparison[:beaten]["glibc"][:on]
+
+    assert_equal [:rps], glibc.keys
+    assert_in_delta 33.3, glibc[:rps].pct, 0.1
+  end
+
   def three_and_three
     Comparison.call([row("glibc", [run_with(100_000), run_with(102_000), run_with(98_000)]),
                      row("jemalloc", [run_with(80_000), run_with(81_000), run_with(79_000)])])

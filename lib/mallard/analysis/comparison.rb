@@ -16,20 +16,23 @@ module Mallard
       module_function
 
       # @param rows [Array<Summary::Row>] one per configuration
-      # @return [Hash] { baseline:, metric: ("steady_pss_kb" or "steady_rss_kb"), configs: [Summary::Config] }
+      # @return [Hash] { baseline:, metric: ("steady_pss_kb" or "steady_rss_kb"), configs: [Summary::Config], front:
+      #   [names no other beats], beaten: { name => { by:, on: } } (ParetoFront) }
       def call(rows, baseline: "glibc")
         metric = STEADY.fetch(MemoryMetric.for(rows.flat_map { |row| row.runs.map(&:processes) }))
         reference = rows.find { |row| row.name == baseline }
         # A baseline that failed part-way is no reference: nothing is compared with it.
         reference_series = series(reference.runs, metric) if reference && !reference.failed
         configs = rows.map { |row| config(row, metric, row.equal?(reference) ? nil : reference_series) }
-        { baseline: baseline, metric: metric, configs: configs, front: front(rows, metric) }
+        measured = measured_series(rows, metric)
+        { baseline: baseline, metric: metric, configs: configs, front: ParetoFront.call(measured),
+          beaten: ParetoFront.beaten(measured) }
       end
 
-      # The configurations no other beats on every resolved figure (ParetoFront), among those measured as named.
-      def front(rows, metric)
+      # The series of the configurations measured as named: what the front (ParetoFront) is drawn from.
+      def measured_series(rows, metric)
         measured = rows.select { |row| row.available && row.verified && !row.failed && row.runs.any? }
-        ParetoFront.call(measured.to_h { |row| [row.name, series(row.runs, metric)] })
+        measured.to_h { |row| [row.name, series(row.runs, metric)] }
       end
 
       def config(row, metric, reference_series)
@@ -96,8 +99,8 @@ module Mallard
         runs.map { |run| run[key] }.grep(Numeric)
       end
 
-      private_class_method :ledger, :front, :config, :estimates, :verdicts, :latency, :errors, :versus, :estimate,
-                           :series, :column
+      private_class_method :ledger, :measured_series, :config, :estimates, :verdicts, :latency, :errors, :versus,
+                           :estimate, :series, :column
     end
   end
 end

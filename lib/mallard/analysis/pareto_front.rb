@@ -16,23 +16,34 @@ module Mallard
       # @param series [Hash{String=>Hash}] each configuration's figures by repeat (Comparison's series)
       # @return [Array<String>] the names in the front, in the order given
       def call(series)
-        series.keys.reject do |name|
-          series.any? { |other, figures| other != name && beats?(figures, series[name]) }
+        beaten = beaten(series)
+        series.keys.reject { |name| beaten.key?(name) }
+      end
+
+      # Each configuration out of the front, with the first that beats it and the figures it is better on.
+      # @return [Hash{String=>Hash}] name => { by: name, on: { figure key => Change of the challenger against it } }
+      def beaten(series)
+        series.each_key.with_object({}) do |name, found|
+          series.each do |other, figures|
+            better_on = other == name ? nil : better_on(figures, series[name])
+            next unless better_on
+
+            found[name] = { by: other, on: better_on }
+            break
+          end
         end
       end
 
-      def beats?(challenger, holder)
-        # true: the challenger is better on that figure, false: worse, nil: the pair cannot tell.
-        verdicts = BETTER.map do |key, better|
-          change = Change.call(challenger[key], holder[key])
-          next unless change.significant
-
-          better == :lower ? change.pct.negative? : change.pct.positive?
-        end.compact
-        verdicts.any? && verdicts.all?
+      # The figures the challenger is better on (with their changes), when it is worse on none and better on one at
+      # least; else nil. Figures the pair cannot tell apart decide nothing.
+      def better_on(challenger, holder)
+        resolved = BETTER.to_h { |key, _| [key, Change.call(challenger[key], holder[key])] }
+                         .select { |_, change| change.significant }
+        better = resolved.select { |key, change| BETTER[key] == :lower ? change.pct.negative? : change.pct.positive? }
+        better if better.any? && better.size == resolved.size
       end
 
-      private_class_method :beats?
+      private_class_method :better_on
     end
   end
 end

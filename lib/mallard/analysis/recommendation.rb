@@ -24,6 +24,8 @@ module Mallard
       # baseline's) asks of a deployment.
       DEPLOYS = ["nothing to change", "an environment variable", "a file of mallard's loaded into the app",
                  "a library to install and preload", "another Ruby to install"].freeze
+      # ParetoFront's figure keys, as WORK's.
+      FIGURE_WORK = { memory: :memory, rps: :rate, p99: :latency, cpu: :cpu }.freeze
       ENVIRONMENT = 1
       RUBY_CHANGE = 4
       FIGURES = [%i[rss_pct rss_pct_ci significant lower memory],
@@ -92,7 +94,7 @@ module Mallard
         place = candidates.index { |config| costs(config, work).nil? && front.include?(config[:name]) }
         place ||= candidates.size
         rejected = candidates.each_with_index.filter_map do |config, index|
-          why = costs(config, work) || (beaten(config, front) if index < place)
+          why = costs(config, work) || (beaten(comparison, config, work) if index < place)
           { name: config[:name], why: why, index: index } if why
         end
         passed_over = rejected.select { |entry| entry[:index] < place }
@@ -121,10 +123,13 @@ module Mallard
         found.join(" and ") unless found.empty?
       end
 
-      def beaten(config, front)
-        return if front.include?(config[:name])
+      # Who beats it and where, as its pair of series measured it (Comparison's beaten, from ParetoFront).
+      def beaten(comparison, config, work)
+        found = comparison.fetch(:beaten, {})[config[:name]]
+        return unless found
 
-        "another configuration is as good on every resolved figure and better on at least one"
+        better = found[:on].map { |key, change| change(change.pct, change.ci, work[FIGURE_WORK.fetch(key)]) }
+        "#{found[:by]} was as good on every resolved figure and better: #{better.join(' and ')} against it"
       end
 
       # [[label key, "−12% req/s (95% CI …)"], …]: the resolved changes that are gains (better: true) or costs.
