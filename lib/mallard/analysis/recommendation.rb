@@ -57,7 +57,7 @@ module Mallard
       # The winner set against the next candidate without a measured cost, memory to memory: when the two do not
       # differ detectably, the one with less to deploy is preferred, and the sentence says why. Unless another beats
       # the candidate on some figure (it is out of the front): then they do differ, and it stays passed over (a
-      # demo's glibc-arena2, its memory not told from jemalloc-tuned's but its req/s 7% lower, had been recommended
+      # demo's glibc-arena2, its memory not told from jemalloc-tuned's but its req/s 8% lower, had been recommended
       # as "the smaller change" and listed as passed over in the same sentence).
       # @return [Array(config, String)] the configuration to recommend, and what the comparison found (or "")
       def against_runner_up(comparison, winner, front, work)
