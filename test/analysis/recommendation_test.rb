@@ -63,6 +63,18 @@ class RecommendationTest < Minitest::Test
                                              "as good on every resolved figure and better: +8.0% req/s (95% CI +"
   end
 
+  # A demo: glibc-arena2 won, glibc-trim (beaten, its memory not told apart) came next in memory, and jemalloc-tuned
+  # (faster, larger) was the other in the front; the winner is set against jemalloc-tuned, not against glibc-trim.
+  def test_the_runner_up_is_the_next_that_nothing_beats
+    recommendation = recommend(row("glibc-arena2", rss: 69_000, rps: 520.0, deploy_effort: 1),
+                               row("glibc-trim", rss: 69_200, deploy_effort: 1),
+                               row("jemalloc-tuned", rss: 76_000, rps: 560.0, deploy_effort: 3))
+
+    assert_equal "glibc-arena2", recommendation[:name]
+    assert_match(/glibc-arena2 also used less than jemalloc-tuned \(jemalloc-tuned against glibc-arena2: \+10% /,
+                 recommendation[:reason])
+  end
+
   def test_a_winner_that_uses_detectably_less_than_the_simpler_one_stays_and_says_by_how_much
     recommendation = recommend(row("jemalloc", rss: 80_000, deploy_effort: 3),
                                row("glibc-arena2", rss: 90_000, deploy_effort: 1))

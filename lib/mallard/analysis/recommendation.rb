@@ -54,14 +54,15 @@ module Mallard
           rejected: rejected, trade_offs: trade_offs }
       end
 
-      # The winner set against the next candidate without a measured cost, memory to memory: when the two do not
-      # differ detectably, the one with less to deploy is preferred, and the sentence says why. Unless another beats
-      # the candidate on some figure (it is out of the front): then they do differ, and it stays passed over (a
-      # demo's glibc-arena2, its memory not told from jemalloc-tuned's but its req/s 8% lower, had been recommended
-      # as "the smaller change" and listed as passed over in the same sentence).
+      # The winner set against the runner-up, memory to memory: the next candidate without a measured cost that
+      # nothing beats (in the front), else the next without a measured cost. When the two do not differ detectably,
+      # the one with less to deploy is preferred, and the sentence says why; but not over a runner-up that another
+      # beats on some figure: then they do differ, and it stays passed over (a demo's glibc-arena2, its memory not
+      # told from jemalloc-tuned's but its req/s 8% lower, had been recommended as "the smaller change" and listed
+      # as passed over in the same sentence).
       # @return [Array(config, String)] the configuration to recommend, and what the comparison found (or "")
       def against_runner_up(comparison, winner, front, work)
-        runner = candidates(comparison).find { |config| config[:name] != winner[:name] && costs(config, work).nil? }
+        runner = runner_up(comparison, winner, front, work)
         change = runner && Change.call(memory_values(runner), memory_values(winner))
         return [winner, ""] unless change&.ci
 
@@ -72,6 +73,11 @@ module Mallard
         simpler, other = effort(runner) < effort(winner) ? [runner, winner] : [winner, runner]
         [simpler, " #{other[:name]} used about as much (#{measured}: no detectable difference); #{simpler[:name]} " \
                   "is recommended as #{deploys(simpler, other)}."]
+      end
+
+      def runner_up(comparison, winner, front, work)
+        others = candidates(comparison).select { |config| config[:name] != winner[:name] && costs(config, work).nil? }
+        others.find { |config| front.include?(config[:name]) } || others.first
       end
 
       def memory_values(config) = Array(config[:steady_rss_kb]&.values)
@@ -229,7 +235,7 @@ module Mallard
         (value.negative? ? MINUS : "+") + text
       end
 
-      private_class_method :against_runner_up, :ruby_change, :memory_values, :effort, :deploys, :weigh,
+      private_class_method :against_runner_up, :runner_up, :ruby_change, :memory_values, :effort, :deploys, :weigh,
                            :usable_baseline?, :candidate?, :costs, :beaten, :moves, :trade_offs, :trade_off,
                            :beyond_memory?, :winning_reason, :unharmed, :other_sides, :given_up, :none,
                            :without_baseline, :candidates,
