@@ -17,7 +17,8 @@ module Mallard
 
       # @param rows [Array<Summary::Row>] one per configuration
       # @return [Hash] { baseline:, metric: ("steady_pss_kb" or "steady_rss_kb"), configs: [Summary::Config], front:
-      #   [names no other beats], beaten: { name => { by:, on: } } (ParetoFront) }
+      #   [names no other beats], beaten: { name => { by:, on: } } (ParetoFront), series: { name => figures by
+      #   repeat }, for pairs of configurations set against each other }
       def call(rows, baseline: "glibc")
         metric = STEADY.fetch(MemoryMetric.for(rows.flat_map { |row| row.runs.map(&:processes) }))
         reference = rows.find { |row| row.name == baseline }
@@ -26,7 +27,7 @@ module Mallard
         configs = rows.map { |row| config(row, metric, row.equal?(reference) ? nil : reference_series) }
         measured = measured_series(rows, metric)
         { baseline: baseline, metric: metric, configs: configs, front: ParetoFront.call(measured),
-          beaten: ParetoFront.beaten(measured) }
+          beaten: ParetoFront.beaten(measured), series: measured }
       end
 
       # The series of the configurations measured as named: what the front (ParetoFront) is drawn from.
