@@ -26,8 +26,9 @@ module Mallard
         reference_series = series(reference.runs, metric) if reference && !reference.failed
         configs = rows.map { |row| config(row, metric, row.equal?(reference) ? nil : reference_series) }
         measured = measured_series(rows, metric)
-        { baseline: baseline, metric: metric, configs: configs, front: ParetoFront.call(measured),
-          beaten: ParetoFront.beaten(measured), series: measured }
+        beaten = ParetoFront.beaten(measured)
+        { baseline: baseline, metric: metric, configs: configs, front: ParetoFront.call(measured, beaten),
+          beaten: beaten, series: measured }
       end
 
       # The series of the configurations measured as named: what the front (ParetoFront) is drawn from.

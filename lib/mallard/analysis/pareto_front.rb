@@ -14,9 +14,9 @@ module Mallard
       module_function
 
       # @param series [Hash{String=>Hash}] each configuration's figures by repeat (Comparison's series)
+      # @param beaten [Hash] #beaten of the same series, when the caller has it already
       # @return [Array<String>] the names in the front, in the order given
-      def call(series)
-        beaten = beaten(series)
+      def call(series, beaten = beaten(series))
         series.keys.reject { |name| beaten.key?(name) }
       end
 
@@ -37,13 +37,26 @@ module Mallard
       # The figures the challenger is better on (with their changes), when it is worse on none and better on one at
       # least; else nil. Figures the pair cannot tell apart decide nothing.
       def better_on(challenger, holder)
-        resolved = BETTER.to_h { |key, _| [key, Change.call(challenger[key], holder[key])] }
-                         .select { |_, change| change.significant }
-        better = resolved.select { |key, change| BETTER[key] == :lower ? change.pct.negative? : change.pct.positive? }
+        resolved = resolved(challenger, holder)
+        better = resolved.select { |key, change| better?(key, change) }
         better if better.any? && better.size == resolved.size
       end
 
-      private_class_method :better_on
+      # The figures the challenger is better on, pair against pair, whatever it is worse on.
+      # @return [Hash{Symbol=>Change}] figure key => the challenger's change against the holder
+      def gains(challenger, holder)
+        resolved(challenger, holder).select { |key, change| better?(key, change) }
+      end
+
+      # The figures the pair can tell apart, with the challenger's change against the holder.
+      def resolved(challenger, holder)
+        BETTER.to_h { |key, _| [key, Change.call(challenger[key], holder[key])] }
+              .select { |_, change| change.significant }
+      end
+
+      def better?(key, change) = BETTER[key] == :lower ? change.pct.negative? : change.pct.positive?
+
+      private_class_method :better_on, :resolved, :better?
     end
   end
 end

@@ -92,10 +92,7 @@ module Mallard
         return "" unless mine && theirs
         return "" if moves(runner[:vs_baseline], work, better: true).any? { |label, _| label != :memory }
 
-        gains = ParetoFront::BETTER.except(:memory).filter_map do |key, better|
-          found = Change.call(mine[key], theirs[key])
-          next unless found.significant && (better == :lower ? found.pct.negative? : found.pct.positive?)
-
+        gains = ParetoFront.gains(mine, theirs).except(:memory).map do |key, found|
           change(found.pct, found.ci, work[FIGURE_WORK.fetch(key)])
         end
         return "" if gains.empty?
