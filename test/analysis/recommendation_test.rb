@@ -44,7 +44,7 @@ class RecommendationTest < Minitest::Test
                                row("glibc-arena2", rss: 90_000, deploy_effort: 1))
 
     assert_equal "glibc-arena2", recommendation[:name]
-    assert_includes recommendation[:reason], "jemalloc used about as much (glibc-arena2 against jemalloc: +0.4% "
+    assert_includes recommendation[:reason], "jemalloc used about as much (jemalloc against glibc-arena2: −0.4% "
     assert_includes recommendation[:reason],
                     "no detectable difference); glibc-arena2 is recommended as the smaller change to deploy " \
                     "(an environment variable, where jemalloc needs a library to install and preload)"
@@ -86,6 +86,35 @@ class RecommendationTest < Minitest::Test
     assert_equal "glibc-arena2", recommendation[:name]
     assert_includes recommendation[:reason], "For that memory jemalloc-tuned gained +20% req/s (95% CI +"
     refute_includes recommendation[:reason], "It is recommended because"
+  end
+
+  # Every rival in the front is set against the winner, not only the next in memory: tcmalloc, in the front for its
+  # p99, had appeared only with its gains against the baseline.
+  def test_every_rival_in_the_front_is_set_against_the_winner
+    recommendation = recommend(row("glibc-arena2", rss: 69_000, rps: 520.0, deploy_effort: 1),
+                               row("jemalloc-tuned", rss: 76_000, rps: 560.0, deploy_effort: 3),
+                               row("tcmalloc", rss: 82_000, p99: 30.0, deploy_effort: 3))
+
+    assert_equal "glibc-arena2", recommendation[:name]
+    assert_includes recommendation[:reason], "glibc-arena2 also used less than jemalloc-tuned (jemalloc-tuned against "
+    assert_includes recommendation[:reason],
+                    "glibc-arena2 also used less than tcmalloc (tcmalloc against glibc-arena2: +19% "
+  end
+
+  # Memory not told apart is not "no difference" when each is better on another figure: the simpler one is still
+  # preferred, and the sentence says that they differ elsewhere.
+  def test_a_rival_that_shares_only_its_memory_is_said_to_differ_elsewhere
+    recommendation = recommend(row("jemalloc", rss: 63_900, p99: 36.0, deploy_effort: 3),
+                               row("glibc-arena2", rss: 64_000, rps: 540.0, p99: 39.6, deploy_effort: 1))
+
+    assert_equal "glibc-arena2", recommendation[:name]
+    assert_includes recommendation[:reason],
+                    "jemalloc used about as much memory (jemalloc against glibc-arena2: −0.2% steady-state RSS " \
+                    "(95% CI −2.4 … +2.1)), though they differ elsewhere: jemalloc gained −9.1% p99 latency " \
+                    "(95% CI −11 … −7.0) against glibc-arena2, and glibc-arena2 gained +8.0% req/s (95% CI"
+    assert_includes recommendation[:reason], "glibc-arena2 is recommended as the smaller change to deploy"
+    refute_includes recommendation[:reason], "no detectable difference"
+    refute_includes recommendation[:reason], "memory comes first"
   end
 
   def test_a_winner_that_uses_detectably_less_than_the_simpler_one_stays_and_says_by_how_much

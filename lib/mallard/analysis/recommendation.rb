@@ -49,55 +49,115 @@ module Mallard
         trade_offs = trade_offs(comparison, front, work)
         return none(baseline, rejected).merge(trade_offs: trade_offs) unless winner
 
-        winner, against = against_runner_up(comparison, winner, front, work)
-        { name: winner[:name], reason: winning_reason(comparison, winner, passed_over, work, trade_offs) + against,
+        winner, against, tied = against_rivals(comparison, winner, front, work)
+        # A rival tied on memory is weighed in its own sentence, not as one that memory came before.
+        weighed = trade_offs.reject { |entry| tied && entry[:name] == tied[:name] }
+        { name: winner[:name], reason: winning_reason(comparison, winner, passed_over, work, weighed) + against,
           rejected: rejected, trade_offs: trade_offs }
       end
 
-      # The winner set against the runner-up, memory to memory: the next candidate without a measured cost that
-      # nothing beats (in the front), else the next without a measured cost. When the two do not differ detectably,
-      # the one with less to deploy is preferred, and the sentence says why; but not over a runner-up that another
-      # beats on some figure: then they do differ, and it stays passed over (a demo's glibc-arena2, its memory not
-      # told from jemalloc-tuned's but its req/s 8% lower, had been recommended as "the smaller change" and listed
-      # as passed over in the same sentence).
-      # @return [Array(config, String)] the configuration to recommend, and what the comparison found (or "")
-      def against_runner_up(comparison, winner, front, work)
-        runner = runner_up(comparison, winner, front, work)
-        change = runner && Change.call(memory_values(runner), memory_values(winner))
-        return [winner, ""] unless change&.ci
-
-        measured = "#{runner[:name]} against #{winner[:name]}: #{change(change.pct, change.ci, work[:memory])}"
-        if change.significant
-          gains = runner_gains(comparison, runner, winner, work)
-          return [winner, " #{winner[:name]} also used less than #{runner[:name]} (#{measured}).#{gains}"]
+      # The winner set against its rivals, each memory to memory: the other candidates without a measured cost that
+      # nothing beats (the front), least memory first, else the next candidate without a measured cost. Of two in the
+      # front whose memory is not told apart, the one with less to deploy is recommended, and the sentence says why,
+      # and whether they differ elsewhere (each better on some figure: what the other gained is said). A beaten one
+      # is never preferred so: a demo's glibc-arena2, its memory not told from jemalloc-tuned's but its req/s 8%
+      # lower, had been recommended as "the smaller change" and listed as passed over in the same sentence. Every
+      # rival is named, not only the next: a third configuration in the front had appeared only with its gains
+      # against the baseline.
+      # @return [Array(config, String, config)] the configuration to recommend, what the comparison found (or ""), and
+      #   the one it was tied with on memory (nil when none was)
+      def against_rivals(comparison, winner, front, work)
+        rivals = rivals(comparison, winner, front, work)
+        tie = rivals.find { |rival| front.include?(rival[:name]) && memory_tie?(rival, winner) }
+        chosen, other = tie && effort(tie) < effort(winner) ? [tie, winner] : [winner, tie]
+        sentences = rivals.map do |rival|
+          rival.equal?(tie) ? tied(comparison, chosen, other, work) : against(comparison, chosen, rival, front, work)
         end
-        return [winner, ""] unless front.include?(runner[:name])
-
-        simpler, other = effort(runner) < effort(winner) ? [runner, winner] : [winner, runner]
-        [simpler, " #{other[:name]} used about as much (#{measured}: no detectable difference); #{simpler[:name]} " \
-                  "is recommended as #{deploys(simpler, other)}."]
+        [chosen, sentences.join, other]
       end
 
-      def runner_up(comparison, winner, front, work)
+      def rivals(comparison, winner, front, work)
         others = candidates(comparison).select { |config| config[:name] != winner[:name] && costs(config, work).nil? }
-        others.find { |config| front.include?(config[:name]) } || others.first
+        in_front = others.select { |config| front.include?(config[:name]) }
+        in_front.empty? ? others.first(1) : in_front
       end
 
-      # What a runner-up that nothing beats gained for the memory it used over the winner, pair against pair (it is in
-      # the front, so it is better on some figure): a demo's jemalloc-tuned, 9% larger than glibc-arena2, served 27%
-      # more req/s than it, which against the baseline alone did not resolve. Said only when the gains against the
-      # baseline did not already say it (other_sides).
-      def runner_gains(comparison, runner, winner, work)
-        mine, theirs = comparison.fetch(:series, {}).values_at(runner[:name], winner[:name])
-        return "" unless mine && theirs
-        return "" if moves(runner[:vs_baseline], work, better: true).any? { |label, _| label != :memory }
+      # Memory measured well enough to tell, and not told apart.
+      def memory_tie?(one, other)
+        change = memory_change(one, other)
+        change.ci && !change.significant
+      end
 
-        gains = ParetoFront.gains(mine, theirs).except(:memory).map do |key, found|
+      def tied(comparison, chosen, other, work)
+        trade = ": choose #{other[:name]} instead if that matters more here"
+        trade = "" if differences(comparison, other, chosen, work).empty?
+        "#{as_much(comparison, other, chosen, work)}; #{chosen[:name]} is recommended as " \
+          "#{deploys(chosen, other)}#{trade}."
+      end
+
+      # " jemalloc used about as much (…: no detectable difference)", or, when each is better on another figure,
+      # " … used about as much memory (…), though they differ elsewhere: …".
+      def as_much(comparison, rival, chosen, work)
+        memory = measured(rival, chosen, work)
+        differences = differences(comparison, rival, chosen, work)
+        return " #{rival[:name]} used about as much (#{memory}: no detectable difference)" if differences.empty?
+
+        " #{rival[:name]} used about as much memory (#{memory}), though they differ elsewhere: " \
+          "#{differences.join(', and ')}"
+      end
+
+      # ["jemalloc gained −9.1% p99 latency (95% CI …) against glibc-arena2", "glibc-arena2 gained …"]: what each of
+      # the pair is better on than the other, pair against pair, memory aside.
+      def differences(comparison, one, other, work)
+        mine, theirs = comparison.fetch(:series, {}).values_at(one[:name], other[:name])
+        return [] unless mine && theirs
+
+        [[one, other, mine, theirs], [other, one, theirs, mine]].filter_map do |better, worse, its, against|
+          gains = gains(its, against, work)
+          "#{better[:name]} gained #{gains.join(' and ')} against #{worse[:name]}" unless gains.empty?
+        end
+      end
+
+      # The figures other than memory that one series is better on than another, as sentences' changes.
+      def gains(series, against, work)
+        ParetoFront.gains(series, against).except(:memory).map do |key, found|
           change(found.pct, found.ci, work[FIGURE_WORK.fetch(key)])
         end
+      end
+
+      # The rival's memory against the chosen one's, and what it gained for what it used. Nothing when its memory was
+      # not told apart and it is not in the front: one beaten is passed over already, and one after the winner in
+      # memory lost nothing worth a sentence.
+      def against(comparison, chosen, rival, front, work)
+        change = memory_change(rival, chosen)
+        return "" unless change.ci && (change.significant || front.include?(rival[:name]))
+        return "#{as_much(comparison, rival, chosen, work)}." unless change.significant
+
+        " #{chosen[:name]} also used less than #{rival[:name]} (#{measured(rival, chosen, work)})." \
+          "#{rival_gains(comparison, rival, chosen, work)}"
+      end
+
+      def memory_change(rival, chosen) = Change.call(memory_values(rival), memory_values(chosen))
+
+      # "glibc-arena2 against jemalloc: +0.4% steady-state RSS (95% CI …)"
+      def measured(rival, chosen, work)
+        found = memory_change(rival, chosen)
+        "#{rival[:name]} against #{chosen[:name]}: #{change(found.pct, found.ci, work[:memory])}"
+      end
+
+      # What a rival in the front gained against the chosen one, pair against pair (it is in the front, so it is
+      # better on some figure, or alike): a demo's jemalloc-tuned, 9% larger than glibc-arena2, served 27% more
+      # req/s than it, which against the baseline alone did not resolve. Said only when its gains against the
+      # baseline did not already say it (other_sides).
+      def rival_gains(comparison, rival, chosen, work)
+        mine, theirs = comparison.fetch(:series, {}).values_at(rival[:name], chosen[:name])
+        return "" unless mine && theirs
+        return "" if moves(rival[:vs_baseline], work, better: true).any? { |label, _| label != :memory }
+
+        gains = gains(mine, theirs, work)
         return "" if gains.empty?
 
-        " For that memory #{runner[:name]} gained #{gains.join(' and ')} against it: choose it instead if that " \
+        " For that memory #{rival[:name]} gained #{gains.join(' and ')} against it: choose it instead if that " \
           "matters more here."
       end
 
@@ -256,7 +316,8 @@ module Mallard
         (value.negative? ? MINUS : "+") + text
       end
 
-      private_class_method :against_runner_up, :runner_up, :runner_gains, :ruby_change, :memory_values, :effort,
+      private_class_method :against_rivals, :rivals, :memory_tie?, :tied, :as_much, :differences, :gains, :against,
+                           :memory_change, :measured, :rival_gains, :ruby_change, :memory_values, :effort,
                            :deploys, :weigh,
                            :usable_baseline?, :candidate?, :costs, :beaten, :moves, :trade_offs, :trade_off,
                            :beyond_memory?, :winning_reason, :unharmed, :other_sides, :given_up, :none,
