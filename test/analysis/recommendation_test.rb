@@ -44,9 +44,10 @@ class RecommendationTest < Minitest::Test
                                row("glibc-arena2", rss: 90_000, deploy_effort: 1))
 
     assert_equal "glibc-arena2", recommendation[:name]
-    assert_includes recommendation[:reason], "jemalloc used about as much (jemalloc against glibc-arena2: −0.4% "
     assert_includes recommendation[:reason],
-                    "no detectable difference); glibc-arena2 is recommended as the smaller change to deploy " \
+                    "jemalloc's memory was not told apart from glibc-arena2's (jemalloc against glibc-arena2: −0.4% "
+    assert_includes recommendation[:reason],
+                    "nor was any other figure; glibc-arena2 is recommended as the smaller change to deploy " \
                     "(an environment variable, where jemalloc needs a library to install and preload)"
     assert_match(/\Aglibc-arena2 used less memory than glibc: −10% /, recommendation[:reason])
   end
@@ -109,12 +110,25 @@ class RecommendationTest < Minitest::Test
 
     assert_equal "glibc-arena2", recommendation[:name]
     assert_includes recommendation[:reason],
-                    "jemalloc used about as much memory (jemalloc against glibc-arena2: −0.2% steady-state RSS " \
-                    "(95% CI −2.4 … +2.1)), though they differ elsewhere: jemalloc gained −9.1% p99 latency " \
-                    "(95% CI −11 … −7.0) against glibc-arena2, and glibc-arena2 gained +8.0% req/s (95% CI"
+                    "jemalloc's memory was not told apart from glibc-arena2's (jemalloc against glibc-arena2: " \
+                    "−0.2% steady-state RSS (95% CI −2.4 … +2.1)), though they differ elsewhere: jemalloc gained " \
+                    "−9.1% p99 latency (95% CI −11 … −7.0) against glibc-arena2, and glibc-arena2 gained +8.0% " \
+                    "req/s (95% CI"
     assert_includes recommendation[:reason], "glibc-arena2 is recommended as the smaller change to deploy"
-    refute_includes recommendation[:reason], "no detectable difference"
+    refute_includes recommendation[:reason], "nor was any other figure"
     refute_includes recommendation[:reason], "memory comes first"
+  end
+
+  # A demo: jemalloc +24% (−2.1 … +58) against jemalloc-tuned was "about as much", and jemalloc-tuned "recommended as
+  # the one with no more to deploy", which is no reason: with as much to deploy, the lower median decided.
+  def test_between_ties_with_as_much_to_deploy_the_lower_median_decides_and_says_so
+    recommendation = recommend(row("jemalloc-tuned", rss: 64_000, deploy_effort: 3),
+                               row("jemalloc", rss: 64_300, deploy_effort: 3))
+
+    assert_equal "jemalloc-tuned", recommendation[:name]
+    assert_includes recommendation[:reason], "nor was any other figure; jemalloc-tuned is recommended for its lower " \
+                                             "median alone, with no more to deploy."
+    refute_includes recommendation[:reason], "about as much"
   end
 
   def test_a_winner_that_uses_detectably_less_than_the_simpler_one_stays_and_says_by_how_much

@@ -88,22 +88,24 @@ module Mallard
         change.ci && !change.significant
       end
 
+      # Of two not told apart on memory, the chosen one (less to deploy, else the lower median) and why.
       def tied(comparison, chosen, other, work)
         trade = ": choose #{other[:name]} instead if that matters more here"
         trade = "" if differences(comparison, other, chosen, work).empty?
-        "#{as_much(comparison, other, chosen, work)}; #{chosen[:name]} is recommended as " \
+        "#{as_much(comparison, other, chosen, work)}; #{chosen[:name]} is recommended " \
           "#{deploys(chosen, other)}#{trade}."
       end
 
-      # " jemalloc used about as much (…: no detectable difference)", or, when each is better on another figure,
-      # " … used about as much memory (…), though they differ elsewhere: …".
+      # " jemalloc's memory was not told apart from glibc-arena2's (…), nor was any other figure", or, when each is
+      # better on another figure, "…, though they differ elsewhere: …". Not "about as much": a wide interval leaves
+      # a large median difference unresolved (a demo's +24%, −2.1 … +58).
       def as_much(comparison, rival, chosen, work)
-        memory = measured(rival, chosen, work)
+        memory = " #{rival[:name]}'s memory was not told apart from #{chosen[:name]}'s " \
+                 "(#{measured(rival, chosen, work)})"
         differences = differences(comparison, rival, chosen, work)
-        return " #{rival[:name]} used about as much (#{memory}: no detectable difference)" if differences.empty?
+        return "#{memory}, nor was any other figure" if differences.empty?
 
-        " #{rival[:name]} used about as much memory (#{memory}), though they differ elsewhere: " \
-          "#{differences.join(', and ')}"
+        "#{memory}, though they differ elsewhere: #{differences.join(', and ')}"
       end
 
       # ["jemalloc gained −9.1% p99 latency (95% CI …) against glibc-arena2", "glibc-arena2 gained …"]: what each of
@@ -166,10 +168,12 @@ module Mallard
       # Older summaries did not record it, and predate Ruby as a configuration: as much as an allocator can need.
       def effort(config) = config[:deploy_effort] || (RUBY_CHANGE - 1)
 
-      def deploys(simpler, other)
-        return "the one with no more to deploy" if effort(simpler) == effort(other)
+      # Why the chosen one of two not told apart on memory: the smaller change to deploy, else (it came first) its
+      # lower median alone.
+      def deploys(chosen, other)
+        return "for its lower median alone, with no more to deploy" if effort(chosen) == effort(other)
 
-        "the smaller change to deploy (#{DEPLOYS[effort(simpler)]}, where #{other[:name]} needs " \
+        "as the smaller change to deploy (#{DEPLOYS[effort(chosen)]}, where #{other[:name]} needs " \
           "#{DEPLOYS[effort(other)]})"
       end
 
