@@ -58,8 +58,9 @@ module Mallard
 
       # The winner set against its rivals, each memory to memory: the other candidates without a measured cost that
       # nothing beats (the front), least memory first, else the next candidate without a measured cost. Of two in the
-      # front whose memory is not told apart, the one with less to deploy is recommended, and the sentence says why,
-      # and whether they differ elsewhere (each better on some figure: what the other gained is said). A beaten one
+      # front whose memory is not told apart, the one with less to deploy is recommended (with as much, the one with
+      # the lower median, which came first), and the sentence says why, and whether they differ elsewhere (what each
+      # gained against the other). A beaten one
       # is never preferred so: a demo's glibc-arena2, its memory not told from jemalloc-tuned's but its req/s 8%
       # lower, had been recommended as "the smaller change" and listed as passed over in the same sentence. Every
       # rival is named, not only the next: a third configuration in the front had appeared only with its gains
@@ -92,14 +93,14 @@ module Mallard
       def tied(comparison, chosen, other, work)
         trade = ": choose #{other[:name]} instead if that matters more here"
         trade = "" if differences(comparison, other, chosen, work).empty?
-        "#{as_much(comparison, other, chosen, work)}; #{chosen[:name]} is recommended " \
+        "#{not_told_apart(comparison, other, chosen, work)}; #{chosen[:name]} is recommended " \
           "#{deploys(chosen, other)}#{trade}."
       end
 
       # " jemalloc's memory was not told apart from glibc-arena2's (…), nor was any other figure", or, when each is
       # better on another figure, "…, though they differ elsewhere: …". Not "about as much": a wide interval leaves
       # a large median difference unresolved (a demo's +24%, −2.1 … +58).
-      def as_much(comparison, rival, chosen, work)
+      def not_told_apart(comparison, rival, chosen, work)
         memory = " #{rival[:name]}'s memory was not told apart from #{chosen[:name]}'s " \
                  "(#{measured(rival, chosen, work)})"
         differences = differences(comparison, rival, chosen, work)
@@ -133,7 +134,7 @@ module Mallard
       def against(comparison, chosen, rival, front, work)
         change = memory_change(rival, chosen)
         return "" unless change.ci && (change.significant || front.include?(rival[:name]))
-        return "#{as_much(comparison, rival, chosen, work)}." unless change.significant
+        return "#{not_told_apart(comparison, rival, chosen, work)}." unless change.significant
 
         " #{chosen[:name]} also used less than #{rival[:name]} (#{measured(rival, chosen, work)})." \
           "#{rival_gains(comparison, rival, chosen, work)}"
@@ -320,8 +321,8 @@ module Mallard
         (value.negative? ? MINUS : "+") + text
       end
 
-      private_class_method :against_rivals, :rivals, :memory_tie?, :tied, :as_much, :differences, :gains, :against,
-                           :memory_change, :measured, :rival_gains, :ruby_change, :memory_values, :effort,
+      private_class_method :against_rivals, :rivals, :memory_tie?, :tied, :not_told_apart, :differences, :gains,
+                           :against, :memory_change, :measured, :rival_gains, :ruby_change, :memory_values, :effort,
                            :deploys, :weigh,
                            :usable_baseline?, :candidate?, :costs, :beaten, :moves, :trade_offs, :trade_off,
                            :beyond_memory?, :winning_reason, :unharmed, :other_sides, :given_up, :none,
