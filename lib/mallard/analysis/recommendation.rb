@@ -60,11 +60,10 @@ module Mallard
       # nothing beats (the front), least memory first, else the next candidate without a measured cost. Of two in the
       # front whose memory is not told apart, the one with less to deploy is recommended (with as much, the one with
       # the lower median, which came first), and the sentence says why, and whether they differ elsewhere (what each
-      # gained against the other). A beaten one
-      # is never preferred so: a demo's glibc-arena2, its memory not told from jemalloc-tuned's but its req/s 8%
-      # lower, had been recommended as "the smaller change" and listed as passed over in the same sentence. Every
-      # rival is named, not only the next: a third configuration in the front had appeared only with its gains
-      # against the baseline.
+      # gained against the other). A beaten one is never preferred so: a demo's glibc-arena2, its memory not told from
+      # jemalloc-tuned's but its req/s 8% lower, had been recommended as "the smaller change" and listed as passed
+      # over in the same sentence. Every rival is named, not only the next: a third configuration in the front had
+      # appeared only with its gains against the baseline.
       # @return [Array(config, String, config)] the configuration to recommend, what the comparison found (or ""), and
       #   the one it was tied with on memory (nil when none was)
       def against_rivals(comparison, winner, front, work)
@@ -91,19 +90,19 @@ module Mallard
 
       # Of two not told apart on memory, the chosen one (less to deploy, else the lower median) and why.
       def tied(comparison, chosen, other, work)
-        trade = ": choose #{other[:name]} instead if that matters more here"
-        trade = "" if differences(comparison, other, chosen, work).empty?
-        "#{not_told_apart(comparison, other, chosen, work)}; #{chosen[:name]} is recommended " \
+        differences = differences(comparison, other, chosen, work)
+        trade = differences.empty? ? "" : ": choose #{other[:name]} instead if that matters more here"
+        "#{not_told_apart(other, chosen, differences, work)}; #{chosen[:name]} is recommended " \
           "#{deploys(chosen, other)}#{trade}."
       end
 
       # " jemalloc's memory was not told apart from glibc-arena2's (…), nor was any other figure", or, when each is
       # better on another figure, "…, though they differ elsewhere: …". Not "about as much": a wide interval leaves
       # a large median difference unresolved (a demo's +24%, −2.1 … +58).
-      def not_told_apart(comparison, rival, chosen, work)
+      # differences: #differences of the pair.
+      def not_told_apart(rival, chosen, differences, work)
         memory = " #{rival[:name]}'s memory was not told apart from #{chosen[:name]}'s " \
                  "(#{measured(rival, chosen, work)})"
-        differences = differences(comparison, rival, chosen, work)
         return "#{memory}, nor was any other figure" if differences.empty?
 
         "#{memory}, though they differ elsewhere: #{differences.join(', and ')}"
@@ -122,10 +121,11 @@ module Mallard
       end
 
       # The figures other than memory that one series is better on than another, as sentences' changes.
-      def gains(series, against, work)
-        ParetoFront.gains(series, against).except(:memory).map do |key, found|
-          change(found.pct, found.ci, work[FIGURE_WORK.fetch(key)])
-        end
+      def gains(series, against, work) = figure_changes(ParetoFront.gains(series, against).except(:memory), work)
+
+      # ParetoFront's changes by figure key, as "−12% req/s (95% CI …)".
+      def figure_changes(changes, work)
+        changes.map { |key, found| change(found.pct, found.ci, work[FIGURE_WORK.fetch(key)]) }
       end
 
       # The rival's memory against the chosen one's, and what it gained for what it used. Nothing when its memory was
@@ -134,7 +134,9 @@ module Mallard
       def against(comparison, chosen, rival, front, work)
         change = memory_change(rival, chosen)
         return "" unless change.ci && (change.significant || front.include?(rival[:name]))
-        return "#{not_told_apart(comparison, rival, chosen, work)}." unless change.significant
+        unless change.significant
+          return "#{not_told_apart(rival, chosen, differences(comparison, rival, chosen, work), work)}."
+        end
 
         " #{chosen[:name]} also used less than #{rival[:name]} (#{measured(rival, chosen, work)})." \
           "#{rival_gains(comparison, rival, chosen, work)}"
@@ -220,8 +222,8 @@ module Mallard
         found = comparison.fetch(:beaten, {})[config[:name]]
         return unless found
 
-        better = found[:on].map { |key, change| change(change.pct, change.ci, work[FIGURE_WORK.fetch(key)]) }
-        "#{found[:by]} was as good on every resolved figure and better: #{better.join(' and ')} against it"
+        "#{found[:by]} was as good on every resolved figure and better: " \
+          "#{figure_changes(found[:on], work).join(' and ')} against it"
       end
 
       # [[label key, "−12% req/s (95% CI …)"], …]: the resolved changes that are gains (better: true) or costs.
@@ -322,6 +324,7 @@ module Mallard
       end
 
       private_class_method :against_rivals, :rivals, :memory_tie?, :tied, :not_told_apart, :differences, :gains,
+                           :figure_changes,
                            :against, :memory_change, :measured, :rival_gains, :ruby_change, :memory_values, :effort,
                            :deploys, :weigh,
                            :usable_baseline?, :candidate?, :costs, :beaten, :moves, :trade_offs, :trade_off,
