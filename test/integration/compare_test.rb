@@ -87,6 +87,7 @@ class CompareIntegrationTest < Minitest::Test
     cost = summary["agent_cost"]
     without = File.join(@tmp, "run", "glibc-without-agent")
 
+    refute_nil cost, "no agent cost: the run without the agent ended #{without_agent_ending(without)}"
     assert_operator cost["rps_without"], :>, 0, cost.inspect
     assert_in_delta config(summary, "glibc").dig("rps", "median"), cost["rps_with"], 0.1
     assert_in_delta ((cost["rps_with"] / cost["rps_without"]) - 1) * 100, cost["rps_pct"], 1e-6
@@ -120,6 +121,14 @@ class CompareIntegrationTest < Minitest::Test
       end
     end
     runs.sort.map(&:last)
+  end
+
+  # How the run without the agent ended, for a failure's message: a CI run once had no agent cost, and nothing said why.
+  def without_agent_ending(dir)
+    summary = JSON.parse(File.read(File.join(dir, "summary.json")))
+    summary.slice("status", "reason", "cause", "validity").inspect
+  rescue SystemCallError, JSON::ParserError => e
+    "without a readable summary.json (#{e.message}); its files: #{Dir.children(dir).sort.inspect if Dir.exist?(dir)}"
   end
 
   def compare(*args)
