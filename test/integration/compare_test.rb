@@ -78,6 +78,7 @@ class CompareIntegrationTest < Minitest::Test
     assert_match(/exited \(exit status 1\) before it was up/, config(summary, "glibc-arena2")["failed"])
     assert_match(%r{install libjemalloc2 \(Debian/Ubuntu\)}, row(summary, "jemalloc")["unavailable_reason"])
     refute config(summary, "jemalloc")["available"]
+    assert_agent_cost_unmeasured(summary, run_dir)
   end
 
   private
@@ -96,6 +97,17 @@ class CompareIntegrationTest < Minitest::Test
     assert_match(/The agent's cost here: glibc served/, cost["sentence"])
     assert_agent_memory_measured(summary, cost)
     assert_agent_noise_given(summary, cost)
+  end
+
+  # The app boots only with the agent, so the run without it fails, is run once more and fails again; the comparison
+  # says why it has no agent cost, and the baseline's own run still stands.
+  def assert_agent_cost_unmeasured(summary, run_dir)
+    cost = summary.agent_cost
+
+    assert_match(/exited \(exit status 1\) before it was up/, cost.unmeasured)
+    assert_match(/\AThe agent's cost here was not measured: glibc's run without it was not a measurement \(/,
+                 cost.sentence)
+    assert_equal %w[glibc-without-agent glibc-without-agent-retry1], Dir.children(run_dir.path).grep(/agent/).sort
   end
 
   # One run without the agent is read against how far the runs with it spread.

@@ -35,6 +35,17 @@ module Mallard
         cost
       end
 
+      # No run without the agent was a measurement (each is run twice at most), so there is no floor to state; the
+      # comparison says so rather than leave the line out.
+      # @param reason [String] why the last run without it was not counted: its problems, or how it ended
+      # @return [Summary::AgentCost]
+      def unmeasured(reason, baseline:)
+        Summary::AgentCost.new(unmeasured: reason,
+                               sentence: "The agent's cost here was not measured: #{baseline}'s run without it " \
+                                         "was not a measurement (#{reason}), so mallard's absolute req/s and CPU " \
+                                         "figures are read without knowing that floor.")
+      end
+
       def cpu(with, without)
         median, without, change = change(with, :cpu_ms_per_request, without)
         median ? { cpu_ms_with: median.round(4), cpu_ms_without: without.round(4), cpu_pct: change } : {}

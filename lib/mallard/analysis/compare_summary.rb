@@ -15,8 +15,9 @@ module Mallard
       # @param cpu_layout [Cpus::Layout, nil] where the subjects ran
       # @param production_cpus [Integer, nil] --production-cpus: the host glibc's rows were sized for
       # @param agent_off [Summary::RunFigures, nil] the baseline's run without the agent (AgentCost)
+      # @param agent_off_lost [String, nil] without agent_off: why no run without the agent was counted
       def call(rows:, outcome:, run_dir:, target:, until_resolved: nil, cpu_layout: nil, production_cpus: nil,
-               agent_off: nil)
+               agent_off: nil, agent_off_lost: nil)
         comparison = Comparison.call(rows, baseline: rows.first&.name || "glibc")
         outcome = judged_outcome(outcome, comparison)
         Summary::Compare.new(schema_version: Run::Directory::SCHEMA_VERSION, kind: "compare", **outcome.to_h,
@@ -24,12 +25,14 @@ module Mallard
                              metric: comparison[:metric], configs: comparison[:configs],
                              recommendation: recommendation(outcome, comparison, target, production_cpus, cpu_layout),
                              rows: rows, resolution: resolution(comparison, until_resolved), cpu_layout: cpu_layout,
-                             agent_cost: agent_cost(rows, agent_off))
+                             agent_cost: agent_cost(rows, agent_off, agent_off_lost))
       end
 
-      def agent_cost(rows, agent_off)
+      def agent_cost(rows, agent_off, lost)
         baseline = rows.first
-        AgentCost.call(Array(baseline&.runs), agent_off, baseline: baseline&.name) if agent_off
+        return AgentCost.call(Array(baseline&.runs), agent_off, baseline: baseline&.name) if agent_off
+
+        AgentCost.unmeasured(lost, baseline: baseline&.name) if lost
       end
 
       def resolution(comparison, pct)

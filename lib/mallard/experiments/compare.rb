@@ -165,7 +165,7 @@ module Mallard
 
       def record(row, index, summary)
         return if summary.outcome.signalled? # the comparison stops; this run stays in its directory
-        return record_agent_off(summary) if row.is_a?(AgentOff)
+        return record_agent_off(row, summary) if row.is_a?(AgentOff)
         return fail_row(row, summary.reason, []) unless summary.complete?
 
         yjit = yjit_problem(row)
@@ -180,9 +180,22 @@ module Mallard
       end
 
       # Kept when it is a measurement; either way the comparison goes on.
-      def record_agent_off(summary)
-        @agent_off = figures(summary) if summary.complete? && summary.valid?
-        @reporter.run_finished(label: "#{@rows.first.label} without the agent", summary: summary)
+      def record_agent_off(row, summary)
+        return fail_row(row, summary.reason, []) unless summary.complete?
+
+        @reporter.run_finished(label: row.label, summary: summary)
+        figures = figures(summary)
+        return @agent_off = figures if figures.valid?
+
+        @reporter.run_invalid(label: row.label, problems: figures.problems)
+        agent_off_lost(row, figures.problems.join("; "))
+      end
+
+      # A run without the agent that was no measurement is run once more, at the end: a short run is easily spoilt
+      # (a burst of other work on the machine), and without it the comparison cannot state the agent's cost.
+      def agent_off_lost(row, reason)
+        @agent_off_lost = reason
+        retry_run(row, 1) if @retries[row.label].zero?
       end
 
       # YJIT as the app saw itself at its end (meta.json's subject_ruby; at its boot when a process killed at the end
@@ -225,15 +238,15 @@ module Mallard
       end
 
       def run_name(row, index)
-        return "#{row.row.label.tr('#', '-')}-without-agent" if row.is_a?(AgentOff)
-
         attempt = @retries[row.label].positive? ? "-retry#{@retries[row.label]}" : ""
+        return "#{row.row.label.tr('#', '-')}-without-agent#{attempt}" if row.is_a?(AgentOff)
+
         "#{row.label.tr('#', '-')}-#{index}#{attempt}"
       end
 
       # A failed run without the agent leaves its cost unmeasured; the baseline's own runs still stand.
       def fail_row(row, reason, output_tail)
-        row.failure = { reason: reason, output_tail: output_tail } unless row.is_a?(AgentOff)
+        row.is_a?(AgentOff) ? agent_off_lost(row, reason) : row.failure = { reason: reason, output_tail: output_tail }
         @reporter.run_failed(label: row.label, reason: reason)
       end
 
@@ -264,7 +277,8 @@ module Mallard
         Analysis::CompareSummary.call(rows: @rows.map { |row| plain_row(row) }, outcome: outcome,
                                       run_dir: Text.scrub(@run_dir.path), target: Run::TargetInfo.of(@target),
                                       until_resolved: @until_resolved, cpu_layout: @options.cpu_layout,
-                                      production_cpus: @options.production_cpus, agent_off: @agent_off)
+                                      production_cpus: @options.production_cpus, agent_off: @agent_off,
+                                      agent_off_lost: @agent_off_lost)
       end
 
       def plain_row(row)

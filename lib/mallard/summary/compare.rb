@@ -64,7 +64,8 @@ module Mallard
     # What the agent cost the app: the baseline's median with it against one run without (Analysis::AgentCost).
     # rps_with_range: the lowest and highest req/s of the runs with it, the spread one run without it is set against.
     AgentCost = Value.define(:rps_with, :rps_without, :rps_pct, :cpu_ms_with, :cpu_ms_without, :cpu_pct, :runs_with,
-                             :rps_with_range, :steady_rss_kb_with, :steady_rss_kb_without, :rss_pct, :sentence)
+                             :rps_with_range, :steady_rss_kb_with, :steady_rss_kb_without, :rss_pct, :unmeasured,
+                             :sentence)
 
     Compare = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :baseline, :metric,
                            target: Run::TargetInfo, configs: [Config], recommendation: Recommendation, rows: [Row],
