@@ -63,6 +63,7 @@ module Mallard
     # One comparison: how it ended, the table, the recommendation, and the rows it was computed from.
     # What the agent cost the app: the baseline's median with it against one run without (Analysis::AgentCost).
     # rps_with_range: the lowest and highest req/s of the runs with it, the spread one run without it is set against.
+    # unmeasured: why no run without it counted (then there is nothing but this and the sentence).
     AgentCost = Value.define(:rps_with, :rps_without, :rps_pct, :cpu_ms_with, :cpu_ms_without, :cpu_pct, :runs_with,
                              :rps_with_range, :steady_rss_kb_with, :steady_rss_kb_without, :rss_pct, :unmeasured,
                              :sentence)
