@@ -246,7 +246,11 @@ module Mallard
 
       # A failed run without the agent leaves its cost unmeasured; the baseline's own runs still stand.
       def fail_row(row, reason, output_tail)
-        row.is_a?(AgentOff) ? agent_off_lost(row, reason) : row.failure = { reason: reason, output_tail: output_tail }
+        if row.is_a?(AgentOff)
+          agent_off_lost(row, reason)
+        else
+          row.failure = { reason: reason, output_tail: output_tail }
+        end
         @reporter.run_failed(label: row.label, reason: reason)
       end
 
