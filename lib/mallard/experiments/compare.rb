@@ -165,8 +165,8 @@ module Mallard
 
       def record(row, index, summary)
         return if summary.outcome.signalled? # the comparison stops; this run stays in its directory
-        return record_agent_off(row, summary) if row.is_a?(AgentOff)
         return fail_row(row, summary.reason, []) unless summary.complete?
+        return record_agent_off(row, summary) if row.is_a?(AgentOff)
 
         yjit = yjit_problem(row)
         return fail_row(row, yjit, []) if yjit
@@ -179,10 +179,8 @@ module Mallard
         retry_run(row, index)
       end
 
-      # Kept when it is a measurement; either way the comparison goes on.
+      # A complete run without the agent: kept when it is a measurement; either way the comparison goes on.
       def record_agent_off(row, summary)
-        return fail_row(row, summary.reason, []) unless summary.complete?
-
         @reporter.run_finished(label: row.label, summary: summary)
         figures = figures(summary)
         return @agent_off = figures if figures.valid?
