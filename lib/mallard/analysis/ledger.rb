@@ -19,7 +19,8 @@ module Mallard
     # under a flat app-held line is fragmentation or settling, and its size is what another allocator can win
     # at most (headroom_kb), so the remedy is `mallard compare`, not a leak hunt.
     module Ledger
-      Result = Struct.new(:ledger, :app_held, :allocator_held, :headroom_kb, keyword_init: true)
+      # app_needed: the run length (work after warm-up) that would decide app-held memory, when it is undecided.
+      Result = Struct.new(:ledger, :app_held, :allocator_held, :headroom_kb, :app_needed, keyword_init: true)
       Point = Struct.new(:t, :requests, :parts, :pss, keyword_init: true)
       PER_REQUESTS = 1000
 
@@ -43,7 +44,8 @@ module Mallard
         sentence = LedgerSentence.call(allocator: records.last.allocator, app: app, held: allocator,
                                        headroom_kb: headroom, unit: run.script? ? "second" : "1,000 #{run.unit}")
         Result.new(ledger: ledger(run, records, points, work, sentence),
-                   app_held: app&.state, allocator_held: allocator&.state, headroom_kb: headroom)
+                   app_held: app&.state, allocator_held: allocator&.state, headroom_kb: headroom,
+                   app_needed: app&.needed)
       end
 
       # malloc in use counts the buffers of objects no GC has collected yet (a Rails app's grew 1.8 MB in 60 s

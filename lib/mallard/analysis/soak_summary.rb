@@ -27,7 +27,7 @@ module Mallard
         work = work(run)
         outcome = judged_outcome(run, **work)
         live_set, ledger = judged(run, steady)
-        verdict = verdict(run, steady, live_set, ledger) if outcome.status != "failed"
+        verdict = verdict(run, steady, live_set, ledger, rate(work)) if outcome.status != "failed"
         Summary::Soak.new(
           schema_version: Run::Directory::SCHEMA_VERSION, kind: kind(run), **outcome.to_h,
           run_dir: Text.scrub(run.path), skipped_lines: run.skipped, target: run.target,
@@ -87,16 +87,20 @@ module Mallard
         return [load.error_pct, "requests", load.errors, load.attempts] if load
       end
 
-      # Two parts: memory (none for a script, which has no steady state) and the live set, and what they say
-      # together. nil when neither was judged.
-      def verdict(run, steady, live_set, ledger)
+      # Two parts: memory (none for a script, which has no steady state) and the app's own memory (the live set and
+      # the ledger's app-held parts), and what they say together. nil when neither was judged.
+      def verdict(run, steady, live_set, ledger, rate)
         memory = memory_verdict(run, steady)
         return unless memory || live_set
 
-        overall, conclusion = VerdictConclusion.call(memory: memory&.memory, live_set: live_set&.verdict)
+        decision = VerdictConclusion.call(memory: memory, live_set: live_set, ledger: ledger, rate: rate)
+        Summary::Verdict.new(**memory.to_h, live_set: live_set&.verdict, app_held: ledger&.app_held,
+                                            allocator_held: ledger&.allocator_held, **decision.to_h)
+      end
 
-        Summary::Verdict.new(**memory.to_h, live_set: live_set&.verdict, overall: overall, conclusion: conclusion,
-                                            app_held: ledger&.app_held, allocator_held: ledger&.allocator_held)
+      # Units of work a second over the load (requests, or jobs), for how far off a decision is.
+      def rate(work)
+        work[:jobs] ? work[:jobs].per_s : work[:load]&.rps
       end
 
       def memory_verdict(run, steady)
@@ -144,7 +148,8 @@ module Mallard
       end
 
       private_class_method :app_figures
-      private_class_method :judged, :work, :judged_outcome, :failed_share, :series, :verdict, :memory_verdict, :kind,
+      private_class_method :judged, :work, :judged_outcome, :failed_share, :series, :verdict, :rate, :memory_verdict,
+                           :kind,
                            :gc,
                            :memory,
                            :per_process, :script_figures

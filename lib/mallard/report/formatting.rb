@@ -50,6 +50,9 @@ module Mallard
         "not_significant"
       end
 
+      # A soak's overall verdict as a person reads it: not_a_leak is "not a leak".
+      def verdict_word(overall) = overall&.tr("_", " ")
+
       # Memory in MiB (/proc's kB are KiB), "—" when unknown.
       def mib(kb)
         kb ? format("%.1f MiB", kb / 1024.0) : "—"

@@ -127,7 +127,7 @@ module Mallard
         soak = @summary.soak
         return unless soak
 
-        verdict = soak.verdict&.overall
+        verdict = verdict_word(soak.verdict&.overall)
         "memory #{verdict || '—'}; #{soak.load ? "#{format('%.0f', soak.load.rps.to_f)} req/s" : 'no load'} " \
           "(mallard report --soak #{Text.printable(soak.run_dir.to_s)} shows the soak)"
       end

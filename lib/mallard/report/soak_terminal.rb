@@ -50,7 +50,7 @@ module Mallard
 
       def conclusion
         verdict = @summary.verdict
-        verdict&.conclusion && "#{@color.bold(verdict.overall.to_s)} — #{verdict.conclusion}"
+        verdict&.conclusion && "#{@color.bold(verdict_word(verdict.overall).to_s)} — #{verdict.conclusion}"
       end
 
       def memory_lines

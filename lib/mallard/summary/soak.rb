@@ -16,11 +16,13 @@ module Mallard
     # For a job worker the x axis is jobs: the slope is slope_kb_per_1k_jobs (slope_kb_per_1k_requests stays
     # nil), and requests_observed and requests_needed count jobs; unit says which. app_held and allocator_held:
     # the memory ledger's words for what the app holds (Ruby live objects, malloc in use) and what the allocator
-    # holds free (Analysis::Ledger), nil without a ledger.
+    # holds free (Analysis::Ledger), nil without a ledger. overall comes from the parts (Analysis::VerdictConclusion):
+    # app_own is the app's own memory's state, rising the ledger part that rose most while the run was undecided,
+    # decide_units the run length (work after warm-up) that would decide it and decide_minutes how far off that is.
     Verdict = Value.define(:memory, :slope_kb_per_1k_requests, :slope_kb_per_1k_jobs, :ci, :samples,
                            :requests_observed, :tolerance_kb, :requests_needed, :methodology, :metric, :requests_source,
                            :warmup_samples, :warmup_end_s, :unit, :live_set, :overall, :conclusion, :app_held,
-                           :allocator_held)
+                           :allocator_held, :app_own, :rising, :decide_units, :decide_minutes)
 
     class Verdict
       # Units of work: "requests", or "jobs" for a job worker; summaries written before unit existed are a web app's.

@@ -27,7 +27,7 @@ module Mallard
         private
 
         def rows
-          [["Verdict", @verdict&.overall && [@verdict.overall, @verdict.conclusion].compact.join(": ")],
+          [["Verdict", @verdict&.overall && [verdict_word(@verdict.overall), @verdict.conclusion].compact.join(": ")],
            ["Memory", @verdict&.memory], ["Steady RSS", mib(@memory.steady_rss_kb)],
            ["Steady PSS", mib(@memory.steady_pss_kb)], ["Peak RSS", mib(@memory.peak_rss_kb)], *load_rows]
         end

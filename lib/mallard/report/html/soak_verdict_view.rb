@@ -26,7 +26,7 @@ module Mallard
           <p class="warning">Not a valid measurement: <%= problem %></p>
           <%- end -%>
           <%- if @verdict&.conclusion -%>
-          <p class="verdict"><strong><%= @verdict.overall %></strong>: <%= @verdict.conclusion %></p>
+          <p class="verdict"><strong><%= verdict_word(@verdict.overall) %></strong>: <%= @verdict.conclusion %></p>
           <%- end -%>
           <%- if @verdict&.memory -%>
           <p class="verdict">Memory: <strong><%= @verdict.memory %></strong><%= slope %></p>
