@@ -45,7 +45,7 @@ module Mallard
         @timeline_note = {}
         @recorder = Recorder.new(path: path, interval: interval_from(env), origin: origin,
                                  owner: Owner.from_env(env), gc_timeline: gc_timeline(env, origin),
-                                 jobs: jobs, ledger: ledger(env, origin))
+                                 jobs: jobs, ledger: ledger(env, origin), full_gc: full_gc(env))
         watch_jobs if jobs
         @heap_dumper = heap_dumper(env[Switches::HEAP_DIR], origin)
         Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
@@ -147,6 +147,14 @@ module Mallard
         Ledger.from_env(env, origin: origin)
       rescue LoadError
         nil
+      end
+
+      # Loaded only when asked for (Switches says why).
+      def full_gc(env)
+        return unless env[Switches::FULL_GC]
+
+        require_relative "agent/full_gc"
+        FullGc.from_env(env)
       end
 
       def interval_from(env)

@@ -52,10 +52,12 @@ module Mallard
       # GCs.
       # jobs: a job worker's recorder, whose units are jobs (JobMiddleware) and whose lines say how many run.
       # ledger: a Ledger, whose "ledger" line follows a record when its coarser interval is due.
+      # full_gc: a FullGc, asked before each record whether a full GC is due (its event goes in that record's GCs).
       def initialize(path:, interval: 0.5, origin: Process.clock_gettime(Process::CLOCK_MONOTONIC),
-                     sample_cap: SAMPLE_CAP, owner: nil, gc_timeline: nil, jobs: false, ledger: nil)
+                     sample_cap: SAMPLE_CAP, owner: nil, gc_timeline: nil, jobs: false, ledger: nil, full_gc: nil)
         @path = path
         @ledger = ledger
+        @full_gc = full_gc
         @jobs = jobs
         @owner = owner
         @gc_timeline = gc_timeline
@@ -143,6 +145,7 @@ module Mallard
         reset
         @gc_timeline&.after_fork
         @ledger&.after_fork
+        @full_gc&.after_fork
         start if was_running
       end
 
@@ -197,6 +200,7 @@ module Mallard
         @due = clock + @interval
         return false unless run_going_on?
 
+        @full_gc&.run_if_due(clock)
         @out.clear << take
         gc_line = take_gc
         @out << gc_line if gc_line

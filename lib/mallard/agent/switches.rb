@@ -10,6 +10,9 @@ module Mallard
       HEAP_DIR = "MALLARD_HEAP_DIR"
       # "on" in a job worker: Sidekiq's server middleware records its jobs (SidekiqHook).
       JOBS = "MALLARD_JOBS"
+      # Seconds without a major GC after which the agent runs a full GC, for an exact reading of the live set
+      # (FullGc); unset: never.
+      FULL_GC = "MALLARD_FULL_GC_EVERY"
     end
   end
 end

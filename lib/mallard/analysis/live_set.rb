@@ -41,6 +41,11 @@ module Mallard
       # @param from_t [Float, nil] the start of the span judged (a server's steady window); nil: the whole run
       # @return [Summary::LiveSet, nil] nil when nothing measured the heap (no agent inside the subject)
       def call(run, from_t: nil)
+        judged = judged_measure(run, from_t)
+        judged && forced(run, judged)
+      end
+
+      def judged_measure(run, from_t)
         majors, every, old = measures(run).map { |points, _| judged_points(run, points, from_t) }
         return judge(run, majors, AFTER_MAJOR) if majors.size >= LeakVerdict::MIN_SAMPLES
         return few_majors(judge(run, every, AFTER_EVERY_GC), majors) unless every.empty?
@@ -48,6 +53,25 @@ module Mallard
 
         judge(run, majors, AFTER_MAJOR) unless majors.empty?
       end
+
+      # The full GCs a method call ran over the load (the agent's, for an exact reading, or the app's GC.start): how
+      # many, and what they cost, so the run says what reading the live set exactly took.
+      def forced(run, live_set)
+        window = run.phases.load_window
+        pauses = Array(run.gc_events).filter_map do |event|
+          event.pause_ms.to_f if event.major_by.to_s == "force" && window.cover?(event.t)
+        end
+        return live_set if pauses.empty?
+
+        minutes = load_minutes(run, window)
+        live_set.forced_gcs = pauses.size
+        live_set.forced_gc_ms = Statistics.median(pauses).round(2)
+        live_set.forced_gc_ms_per_min = (pauses.sum / minutes).round(2) if minutes.positive?
+        live_set
+      end
+
+      # A run killed before its load finished counts to its last sample.
+      def load_minutes(run, window) = ([window.end, run.totals.last&.t.to_f].min - window.begin) / 60.0
 
       def judge(run, points, measure)
         xs, unit, per = axis(run, points)
@@ -138,7 +162,8 @@ module Mallard
         [requests, "slots per 1,000 #{run.unit}", PER_REQUESTS]
       end
 
-      private_class_method :judge, :few_majors, :measures, :major?, :settled, :summed, :judged_points, :axis
+      private_class_method :judged_measure, :forced, :load_minutes, :judge, :few_majors, :measures, :major?, :settled,
+                           :summed, :judged_points, :axis
     end
   end
 end

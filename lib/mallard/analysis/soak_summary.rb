@@ -34,10 +34,12 @@ module Mallard
           allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), **work,
           app: app_figures(run, work[:load]), gc: gc(run, live_set), live_set: live_set,
           script: script_figures(run), validity: Validity.call(run), cpu_layout: run.meta.cpu_layout,
-          series: series(run, verdict, live_set), ruby: run.meta.subject_ruby,
-          **ledger.to_h.slice(:ledger, :headroom_kb)
+          series: series(run, verdict, live_set), **run_facts(run), **ledger.to_h.slice(:ledger, :headroom_kb)
         )
       end
+
+      # What the run recorded of itself: the Ruby it ran on, and how `--until-decided` ended.
+      def run_facts(run) = { ruby: run.meta.subject_ruby, until_decided: run.phases.until_decided }
 
       # The live set and the memory ledger (whose app-held growth the live set confirms), over the span the memory
       # verdict judges.
@@ -147,12 +149,8 @@ module Mallard
                             final_rss_kb: run.totals.last&.rss_kb)
       end
 
-      private_class_method :app_figures
-      private_class_method :judged, :work, :judged_outcome, :failed_share, :series, :verdict, :rate, :memory_verdict,
-                           :kind,
-                           :gc,
-                           :memory,
-                           :per_process, :script_figures
+      private_class_method :app_figures, :run_facts, :judged, :work, :judged_outcome, :failed_share, :series,
+                           :verdict, :rate, :memory_verdict, :kind, :gc, :memory, :per_process, :script_figures
     end
   end
 end

@@ -17,6 +17,9 @@ module Mallard
                                             under the jobs FILE pushes, against a Redis of its own
       TEXT
 
+      # --until-decided's budget when none is given: ten minutes of load.
+      DECIDE_BUDGET = 600.0
+
       # user: who the subject runs as (--user), once #target has resolved it
       attr_reader :soak, :user
 
@@ -32,6 +35,15 @@ module Mallard
         load_options(opts)
         limit_options(opts)
         subject_options(opts)
+      end
+
+      # A soak's own: load until the verdict is decided, within a budget (default DECIDE_BUDGET seconds of load).
+      def define_until_decided(opts)
+        on(opts, "--until-decided [SECONDS]", Float, "keep the load on (at least --duration) until memory, the live " \
+                                                     "set and malloc in use are decided, or SECONDS of load " \
+                                                     "(default #{DECIDE_BUDGET.round}) are spent") do |v|
+          @soak.until_decided = v || DECIDE_BUDGET
+        end
       end
 
       # --out, --json, --html and --help, recorded in the command's own settings.

@@ -16,6 +16,10 @@ module Mallard
         #{MeasureOptions::TARGETS}
       TEXT
 
+      # Seconds without a major GC before the agent runs one: a few exact readings of the live set a minute on a
+      # server whose own majors are rare, at the cost of one full GC each (bench/README.md measures it).
+      FULL_GC_EVERY = 20.0
+
       def initialize(out:, err:, env:)
         super
         @measure = MeasureOptions.new
@@ -68,7 +72,21 @@ module Mallard
           opts.on("--allocator NAME", "run the subject under this memory configuration") do |name|
             @measure.soak.allocator = name
           end
+          @measure.define_until_decided(opts)
+          define_full_gc(opts)
           @measure.define_output(opts, @cli, command)
+        end
+      end
+
+      # A soak explains: its agent reads the live set exactly, running a full GC itself when the app's own major GCs
+      # are rarer than this (Agent::FullGc).
+      def define_full_gc(opts)
+        @measure.soak.full_gc_every = FULL_GC_EVERY
+        opts.on("--full-gc-every SECONDS", "the agent runs a full GC when no major GC has run for this long, for an " \
+                                           "exact live set (default #{FULL_GC_EVERY.round}; off: never)") do |value|
+          @measure.soak.full_gc_every = value == "off" ? nil : Float(value)
+        rescue ArgumentError
+          raise OptionParser::InvalidArgument, "--full-gc-every #{value} (seconds, or off)"
         end
       end
 

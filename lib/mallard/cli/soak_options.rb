@@ -8,7 +8,8 @@ module Mallard
     # meaningless or a crash halfway: the careless value costs one line, not a wasted soak.
     SoakOptions = Struct.new(:duration, :requests, :concurrency, :paths, :interval, :boot_timeout,
                              :allocator, :ruby_client, :max_error_pct, :drain_timeout, :rate, :cpus,
-                             :production_cpus, :agent, :ruby, :yjit, keyword_init: true)
+                             :production_cpus, :agent, :ruby, :yjit, :until_decided, :full_gc_every,
+                             keyword_init: true)
 
     # Reopened rather than built in Struct.new's block, so that its limits are its own constants.
     class SoakOptions
@@ -40,6 +41,8 @@ module Mallard
       end
 
       # agent: false runs the subject without mallard's agent (compare's round that measures what the agent costs).
+      # until_decided: the most seconds of load `soak --until-decided` may take (duration is then the least);
+      # full_gc_every: seconds without a major GC after which the agent runs a full GC (Agent::FullGc); nil: never.
       #
       # Where the subject and the load run (Cpus::Layout), chosen from --cpus by #validate!; not an option itself,
       # so that options.to_h (meta.json's copy) keeps what the user typed.
@@ -66,11 +69,13 @@ module Mallard
         check_production_cpus
         self.subject_ruby = ruby ? Target::SubjectRuby.resolve(ruby) : Target::SubjectRuby.own
         check_yjit
+        check_full_gc
         check_duration if load
         check_interval
         return self unless load
 
         check_rate
+        check_until_decided
         check_samples
         check_concurrency(open_files)
         check_counts
@@ -85,6 +90,9 @@ module Mallard
 
         { "RUBY_YJIT_ENABLE" => yjit == "on" ? "1" : nil }
       end
+
+      # The load's length: the budget when the soak runs until it decides, else the duration.
+      def load_seconds = until_decided || duration
 
       private
 
@@ -107,6 +115,24 @@ module Mallard
 
         raise UsageError, "--duration must be between #{MIN_DURATION} s (#{MIN_SAMPLES} samples " \
                           "#{MIN_INTERVAL} s apart) and #{MAX_DURATION} s (a day), not #{duration}"
+      end
+
+      def check_until_decided
+        return if until_decided.nil?
+
+        unless until_decided.finite? && until_decided.between?(duration, MAX_DURATION)
+          raise UsageError, "--until-decided's budget must be at least --duration (#{duration} s) and at most " \
+                            "#{MAX_DURATION} s (a day), not #{until_decided}"
+        end
+        return unless requests
+
+        raise UsageError, "--until-decided and --requests both say when the load ends; give one"
+      end
+
+      def check_full_gc
+        return if full_gc_every.nil? || (full_gc_every.finite? && full_gc_every.between?(1, MAX_DURATION))
+
+        raise UsageError, "--full-gc-every must be between 1 and #{MAX_DURATION} seconds, or off, not #{full_gc_every}"
       end
 
       # An open loop needs wrk's delay(): the built-in client sends as fast as its connections allow.

@@ -9,9 +9,9 @@ module Mallard
       PUMA_ONLY = %w[--threads --workers].freeze
       # What a script, run to its end without load, has no use for.
       LOAD_ONLY = %w[--duration --requests --concurrency --path --paths --ruby-client --rate --max-errors
-                     --boot-timeout].freeze
+                     --boot-timeout --until-decided].freeze
       # What only an HTTP server's load uses.
-      HTTP_ONLY = %w[--requests --concurrency --path --paths --ruby-client --rate --url].freeze
+      HTTP_ONLY = %w[--requests --concurrency --path --paths --ruby-client --rate --url --until-decided].freeze
       JOBS_ONLY = %w[--workload --redis --drain-timeout].freeze
 
       # @param subject [Hash] threads:, workers:, url:, script:

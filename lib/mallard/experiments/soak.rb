@@ -116,7 +116,10 @@ module Mallard
 
       def subject_env
         allocator = @options.allocator && @catalog.fetch(@options.allocator)
-        agent = ({ out: @run_dir.file("agent.jsonl"), t0: @t0, interval: @options.interval } if @options.agent)
+        agent = if @options.agent
+                  { out: @run_dir.file("agent.jsonl"), t0: @t0, interval: @options.interval,
+                    full_gc_every: @options.full_gc_every }
+                end
         Target::SubjectEnvironment.build(allocator_env: allocator ? allocator.env : {}, agent: agent,
                                          requires: allocator ? allocator.ruby_requires : [],
                                          ruby: @options.subject_ruby.subject_env)
@@ -154,14 +157,30 @@ module Mallard
                                      agent_log: @agent_log)
         @reporter.started(target: @target.describe, run_dir: @run_dir.path, duration: @workload.duration,
                           load: @workload.description, cpus: @options.cpu_layout&.description)
+        @until_decided = until_decided
         @phases.load_started_t = clock
         @workload.start(@subject)
-        sample_while { @workload.running?(@subject) }
+        sample_while { @workload.running?(@subject) && !decided? }
         # A last tick as the load ends: the subject's CPU time per request is read across the window's ends.
         @sampler.sample(requests: @agent_log.requests)
         @phases.load_finished_t = clock
         @workload.finish(@subject, @phases)
         @ticker&.after_load # with the subject still up: `mallard heap` waits here for the dumps it asked for
+      end
+
+      # With --until-decided: whether the run so far decides, and if so the load ends now, as planned.
+      def decided?
+        return false unless @until_decided&.decided?(clock - @phases.load_started_t)
+
+        @workload.end_now
+        true
+      end
+
+      def until_decided
+        return unless @options.until_decided
+
+        UntilDecided.new(run_dir: @run_dir, phases: @phases, budget: @options.until_decided,
+                         minimum: @options.duration, reporter: @reporter)
       end
 
       # One tick per interval, aligned to the clock so slow reads do not stretch the series.

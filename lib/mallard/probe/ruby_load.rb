@@ -66,11 +66,15 @@ module Mallard
         @workers.all? { |worker| worker.join(deadline && [deadline - Clock.monotonic, 0].max) }
       end
 
-      # No new request starts; those in flight get the grace period, then their threads are killed.
-      def stop(grace: STOP_GRACE)
+      # No new request starts; those in flight get the grace period, then their threads are killed. planned: the load
+      # ends early by design (a soak that decided), so its figures are not marked interrupted.
+      def stop(grace: STOP_GRACE, planned: false)
         return self unless running?
 
-        @lock.synchronize { @stopping = true }
+        @lock.synchronize do
+          @stopping = true
+          @planned = planned
+        end
         @workers.each(&:kill) unless wait(grace)
         wait
         self
@@ -85,7 +89,7 @@ module Mallard
         @lock.synchronize do
           LoadResult.build(tool: "ruby", requests: @tally[:completed], duration_s: @finished_at - @started_at,
                            errors: @tally[:errors], latency_ms: latency_summary(@tally[:latencies].sort),
-                           status_codes: @tally[:status_codes].sort.to_h, interrupted: @stopping ? true : false)
+                           status_codes: @tally[:status_codes].sort.to_h, interrupted: (@stopping && !@planned) == true)
         end
       end
 

@@ -89,11 +89,12 @@ module Mallard
         !@watcher.join(timeout).nil?
       end
 
-      # Asks wrk to end now (it still reports what it did), then kills it after the grace period.
-      def stop(grace: STOP_GRACE)
+      # Asks wrk to end now (it still reports what it did), then kills it after the grace period. planned: the load
+      # ends early by design (a soak that decided), so its figures are not marked interrupted.
+      def stop(grace: STOP_GRACE, planned: false)
         return self unless running?
 
-        @interrupted = true unless @capped
+        @interrupted = true unless @capped || planned
         deadline = Clock.monotonic + grace
         loop do
           interrupt

@@ -31,6 +31,12 @@ module Mallard
         @io.print "\r\e[K" if @live
       end
 
+      # `soak --until-decided` looked at the run so far: what it still has not decided, or that it has.
+      def undecided(elapsed:, budget:, parts:)
+        @io.print "\r\e[K" if @live
+        @io.puts "mallard: #{UntilDecidedSentences.look(elapsed: elapsed, budget: budget, parts: parts)}"
+      end
+
       private
 
       def line(total)
@@ -57,6 +63,7 @@ module Mallard
       def run_invalid(**) = nil
       def run_failed(**) = nil
       def round_added(**) = nil
+      def undecided(**) = nil
     end
   end
 end

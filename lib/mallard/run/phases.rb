@@ -11,10 +11,15 @@ module Mallard
     # The RUBY_GC_* variables a subject started with (its /proc environ, read at boot) and its Ruby's version.
     GcSettings = Value.define(:ruby_version, :env)
 
+    # How `soak --until-decided` went: its budget (seconds of load), how many times it looked, what its last look
+    # left undecided, and when it decided (seconds of load; nil: the budget ran out first).
+    UntilDecided = Value.define(:budget_s, :looks, :undecided, :decided_s)
+
     # When each phase of a soak began, in seconds since the run's start, and how the run ended so far.
     # A soak killed before it could finish keeps outcome "running": it never said it ended.
     Phases = Value.define(:started_at, :up_t, :load_started_t, :load_finished_t, :stopped_t, :exit_status,
-                          :load_error, outcome: Outcome, diagnosis: AllocatorInfo, gc_settings: GcSettings)
+                          :load_error, outcome: Outcome, diagnosis: AllocatorInfo, gc_settings: GcSettings,
+                                       until_decided: UntilDecided)
 
     class Phases
       # A record of schema 1 kept its outcome as two plain fields.

@@ -47,8 +47,10 @@ module Mallard
     # slots): its slope per `per` units of work (1,000 requests, or 1 second for a script) with a 95% interval,
     # the tolerance in slots, and the work that would decide an inconclusive one (needed). measure says what was
     # judged: live slots (heap_live_slots) after each major GC; after every GC when too few majors ran (note says
-    # so); or old objects at each agent interval without GC events.
+    # so); or old objects at each agent interval without GC events. forced_gcs: the full GCs run by a method call
+    # (GC.start: the agent's when the live set's natural majors were too few, Agent::FullGc, or the app's own) over
+    # the load, with their median pause (forced_gc_ms) and their GC time per minute of load (forced_gc_ms_per_min).
     LiveSet = Value.define(:verdict, :slope, :ci, :unit, :samples, :observed, :tolerance, :needed, :methodology,
-                           :measure, :start, :end, :note)
+                           :measure, :start, :end, :note, :forced_gcs, :forced_gc_ms, :forced_gc_ms_per_min)
   end
 end

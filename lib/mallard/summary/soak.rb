@@ -91,7 +91,7 @@ module Mallard
                         target: Run::TargetInfo, allocator: Run::AllocatorInfo, verdict: Verdict, memory: Memory,
                         load: Load, jobs: Jobs, app: App, gc: Gc, live_set: LiveSet, script: Script,
                         validity: Validity, cpu_layout: Cpus::Layout,
-                        series: SoakSeries, ledger: Ledger)
+                        series: SoakSeries, ledger: Ledger, until_decided: Run::UntilDecided)
 
     class Soak
       # A gc run (`mallard gc`) is a soak shown GC and the live set first.

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../agent/switches"
+
 module Mallard
   module Target
     # The environment a subject runs in: the user's, less mallard's own bundler settings (the
@@ -12,7 +14,7 @@ module Mallard
       module_function
 
       # @param allocator_env [Hash] from Allocators::Allocator#env (nil values unset)
-      # @param agent [Hash, nil] out:, t0:, interval: for the in-process agent; nil to leave it out
+      # @param agent [Hash, nil] out:, t0:, interval: (and full_gc_every:) for the in-process agent; nil to leave it out
       # @param requires [Array<String>] from Allocators::Allocator#ruby_requires
       # @param ruby [Hash] SubjectRuby#env: the app's Ruby first on PATH (nothing for mallard's own)
       def build(allocator_env:, agent:, base: ENV, requires: [], ruby: {})
@@ -30,9 +32,11 @@ module Mallard
       end
 
       # The per-GC timeline is on by default (Agent#gc_timeline): a MALLARD_GC_EVENTS of the user's passes through.
+      # full_gc_every: the agent's full GCs for an exact live set (Agent::FullGc), when asked for.
       def agent_variables(agent)
         { "MALLARD_AGENT_OUT" => agent.fetch(:out), "MALLARD_T0" => format("%.6f", agent.fetch(:t0)),
-          "MALLARD_AGENT_INTERVAL" => agent.fetch(:interval).to_s }
+          "MALLARD_AGENT_INTERVAL" => agent.fetch(:interval).to_s,
+          Agent::Switches::FULL_GC => agent[:full_gc_every]&.to_s }.compact
       end
 
       def without_bundler(value, separator)

@@ -18,7 +18,7 @@ module Mallard
         "mallard's built-in client (#{reason}). #{Probe::Load.fallback_note}"
       end
 
-      def duration = @options.duration
+      def duration = @options.load_seconds
 
       def start(_subject) = driver.start
 
@@ -34,7 +34,7 @@ module Mallard
         save
       end
 
-      # Part-way: stop the load and keep its figures.
+      # Part-way: stop the load and keep its figures, marked as interrupted.
       def stop
         return if @driver.nil? || @stopped
 
@@ -43,10 +43,17 @@ module Mallard
         save
       end
 
+      # Before its time, as planned (a soak that has decided): the load's figures are whole, not interrupted.
+      def end_now
+        return if @driver.nil? || @stopped
+
+        @driver.stop(planned: true)
+      end
+
       private
 
       def driver
-        @driver ||= Probe::Load.driver(url: @url, paths: @options.paths, duration: @options.duration,
+        @driver ||= Probe::Load.driver(url: @url, paths: @options.paths, duration: @options.load_seconds,
                                        requests: @options.requests, concurrency: @options.concurrency,
                                        log_path: @run_dir.file("load.log"), force_ruby: @options.ruby_client,
                                        **(@options.rate ? { rate: @options.rate } : {}))

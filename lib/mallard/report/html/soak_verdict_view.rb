@@ -28,6 +28,9 @@ module Mallard
           <%- if @verdict&.conclusion -%>
           <p class="verdict"><strong><%= verdict_word(@verdict.overall) %></strong>: <%= @verdict.conclusion %></p>
           <%- end -%>
+          <%- if (ended = UntilDecidedSentences.ending(@summary.until_decided)) -%>
+          <p class="note"><%= ended %></p>
+          <%- end -%>
           <%- if @verdict&.memory -%>
           <p class="verdict">Memory: <strong><%= @verdict.memory %></strong><%= slope %></p>
           <p class="note"><%= basis %></p>

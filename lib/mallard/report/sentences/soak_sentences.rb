@@ -58,9 +58,9 @@ module Mallard
         "about #{slots(@live_set.needed)} #{live_set_axis} would decide it"
       end
 
-      # What the live set was judged on, and any caveat.
+      # What the live set was judged on, any caveat, and what the full GCs run for it cost.
       def live_set_basis
-        @live_set && [@live_set.measure, @live_set.note].compact.join(": ")
+        @live_set && [@live_set.measure, @live_set.note, forced_gcs].compact.join(": ")
       end
 
       # What several processes take together, where RSS counts each page they share (a forked worker's
@@ -94,6 +94,15 @@ module Mallard
       end
 
       private
+
+      def forced_gcs
+        count = @live_set.forced_gcs
+        return unless count
+
+        format("%d full GC%s run by a method call (mallard's agent when no major GC had run for a while, or the " \
+               "app's GC.start), a median %.1f ms each, %.0f ms of GC a minute of load", count, count == 1 ? "" : "s",
+               @live_set.forced_gc_ms, @live_set.forced_gc_ms_per_min.to_f)
+      end
 
       # A script's live set is judged over seconds, an app's over its work.
       def live_set_axis = @summary.script ? "s" : @verdict&.unit || "requests"

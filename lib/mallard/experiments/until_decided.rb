@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Experiments
+    # `soak --until-decided`: from --duration on, every LOOK_EVERY seconds of load, the run so far is read through the
+    # one soak reader and summarised as it would be at its end; the load ends as soon as nothing is undecided
+    # (Analysis::Undecided), or when the budget is spent. Each look is reported (what is still undecided), and the
+    # last is kept in the run's phases (Run::UntilDecided), so the summary says how the run ended.
+    class UntilDecided
+      LOOK_EVERY = 15.0
+
+      # @param budget [Float] seconds of load at most
+      # @param minimum [Float] seconds of load before the first look
+      def initialize(run_dir:, phases:, budget:, minimum:, reporter:)
+        @run_dir = run_dir
+        @phases = phases
+        @reporter = reporter
+        @budget = budget
+        @next = minimum
+        @looks = 0
+        record([Analysis::Undecided::Part.new(name: Analysis::Undecided::VERDICT)], nil)
+      end
+
+      # @param elapsed [Float] seconds since the load started
+      # @return [Boolean] whether the run has decided (looked at most every LOOK_EVERY seconds)
+      def decided?(elapsed)
+        return false if elapsed < @next
+
+        @next = elapsed + LOOK_EVERY
+        @looks += 1
+        still = look
+        record(still, elapsed)
+        @reporter.undecided(elapsed: elapsed, budget: @budget, parts: still)
+        still.empty?
+      end
+
+      private
+
+      def record(still, elapsed)
+        @phases.until_decided = Run::UntilDecided.new(budget_s: @budget, looks: @looks, undecided: still.map(&:name),
+                                                      decided_s: (elapsed.round(1) if still.empty?))
+      end
+
+      def look
+        run = Run::SoakReader.read(@run_dir).tap { |read| read.meta.phases = @phases }
+        Analysis::Undecided.call(Analysis::SoakSummary.call(run))
+      end
+    end
+  end
+end

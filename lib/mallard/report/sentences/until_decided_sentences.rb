@@ -1,0 +1,41 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Report
+    # How `soak --until-decided` is worded, as it looks (the progress line) and once it has ended (the summary's
+    # views): one home for both, so they say the same.
+    module UntilDecidedSentences
+      module_function
+
+      # @param parts [Array<Analysis::Undecided::Part>]
+      def look(elapsed:, budget:, parts:)
+        at = format("%.0f s of load (budget %.0f s)", elapsed, budget)
+        return "#{at}: decided; ending the load" if parts.empty?
+
+        "#{at}: still undecided: #{parts.map { |part| undecided(part) }.join(', ')}"
+      end
+
+      # @param run [Run::UntilDecided, nil]
+      # @return [String, nil]
+      def ending(run)
+        return unless run
+
+        if run.decided_s
+          format("--until-decided: decided after %.0f s of load (budget %.0f s, %d looks)", run.decided_s,
+                 run.budget_s, run.looks)
+        else
+          format("--until-decided: the budget (%.0f s of load) ran out with %s still undecided", run.budget_s,
+                 Array(run.undecided).join(", "))
+        end
+      end
+
+      def undecided(part)
+        return part.name unless part.needed
+
+        "#{part.name} (about #{part.needed.round} after warm-up would decide it)"
+      end
+
+      private_class_method :undecided
+    end
+  end
+end
