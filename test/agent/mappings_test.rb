@@ -10,10 +10,29 @@ class MappingsTest < Minitest::Test
   FIXTURE = File.expand_path("../fixtures/proc/smaps/ruby", __dir__)
 
   # The stacks are the thread's (above its guard page) and the main thread's [stack]; not the arena heap above
-  # the previous heap's small reserve (it starts at a 64 MiB boundary), nor the mapping right after a stack.
-  def test_stacks_and_pss_from_a_smaps
-    assert_equal({ "stacks_kb" => 40 + 60, "stacks_pss_kb" => 20 + 60, "pss_kb" => 100 + 3000 + 132 + 20 + 500 + 60,
+  # the previous heap's small reserve (it starts at a 64 MiB boundary), nor the mapping right after a stack. The
+  # transient heap is the anonymous mapping of exactly 32 MiB.
+  def test_stacks_transient_heap_and_pss_from_a_smaps
+    assert_equal({ "stacks_kb" => 40 + 60, "stacks_pss_kb" => 20 + 60, "transient_heap_kb" => 4000,
+                   "transient_heap_pss_kb" => 2000, "pss_kb" => 100 + 3000 + 132 + 20 + 500 + 2000 + 60,
                    "file_pss_kb" => 100 }, Mappings.read(FIXTURE))
+  end
+
+  # Ruby 3.1 and 3.2 map a transient heap, whose touched blocks young arrays' buffers fill; 3.3 has none.
+  def test_a_rubys_transient_heap_where_it_has_one
+    out, err, status = Open3.capture3(Gem.ruby, "-I#{File.expand_path('../../lib', __dir__)}", "-e", <<~'RUBY')
+      require "mallard/agent/mappings"
+      kept = Array.new(20_000) { Array.new(8, 1) }
+      puts [Mallard::Agent::Mappings.read["transient_heap_kb"].inspect, kept.size].join(" ")
+    RUBY
+    assert status.success?, err
+    transient_kb = Integer(out.split.first, exception: false)
+
+    if RUBY_VERSION < "3.3"
+      assert_operator transient_kb, :>=, 1024, "20,000 arrays' buffers of 64 bytes"
+    else
+      assert_nil transient_kb
+    end
   end
 
   # In a fresh Ruby (no stacks cached from threads that ended), each thread that recurses deeply adds its touched

@@ -37,6 +37,36 @@ class LedgerTest < Minitest::Test
     assert_nil Parts.pss(reading), "a reading without its mappings has no PSS"
   end
 
+  # Ruby 3.1's transient heap, found in the mappings: a part of its own, outside the anonymous memory read inside
+  # (here 38,000 KiB of RSS, 18,000 of PSS), in PSS as the mappings say; the parts still add up, to RSS and to PSS.
+  def test_the_transient_heap_is_a_part_of_its_own_in_rss_and_pss
+    record = reading(stacks_kb: 2000, stacks_pss_kb: 1000, transient_heap_kb: 4000, transient_heap_pss_kb: 2000,
+                     pss_kb: 51_000, file_pss_kb: 10_000)
+    rss = Parts.call(record)
+    pss = Parts.pss(record)
+
+    assert_equal [4000, 2000], [rss[Parts::TRANSIENT], pss[Parts::TRANSIENT]]
+    assert_equal 100_000 - 10_000 - 1000 - 4000 - 20_000 - 30_000 - 2000, rss[Parts::UNEXPLAINED]
+    assert_equal [100_000, 51_000], [rss.values.compact.sum, pss.values.compact.sum]
+    assert_equal (10_000 * 38.0 / 64).round, pss[Parts::LIVE]
+  end
+
+  def test_no_transient_heap_is_no_part
+    assert_nil Parts.call(reading)[Parts::TRANSIENT], "a Ruby without one, or a reading without the mappings"
+  end
+
+  # The transient heap is carried between the sampler's readings of the mappings, as the stacks are.
+  def test_the_transient_heap_carries_like_the_stacks
+    run = run_with(3)
+    run.processes = [Mallard::Run::ProcessSample.new(t: 1.0, pid: 1, role: "main", rss_kb: 100_000, pss_kb: 51_000,
+                                                     stacks_kb: 2000, stacks_pss_kb: 1000, transient_heap_kb: 4000,
+                                                     transient_heap_pss_kb: 4000, file_pss_kb: 10_000)]
+
+    assert_equal [4000] * 3,
+                 Mallard::Analysis::LedgerMappings.call(run.ledger, run.processes).map(&:transient_heap_kb)
+    assert_includes Ledger.call(run).ledger.parts.map(&:name), Parts::TRANSIENT
+  end
+
   # The mappings are read less often than the rest: a process's PSS is its last reading's that had them, never the
   # RSS of a later one split by an earlier share.
   def test_pss_is_the_last_reading_that_read_the_mappings

@@ -11,7 +11,8 @@ module Mallard
     # malloc in use beyond Ruby's heap pages (BootReading's rules, so boot and soak split alike), the allocator's
     # own statistics as it names them (mallinfo2's fordblks, jemalloc's stats.resident, ...; the analysis turns
     # them into what the allocator holds free), YJIT's code region where YJIT runs, the thread count, and from
-    # the mappings (Mappings) the stacks' size and the process's PSS, in all and file-backed.
+    # the mappings (Mappings) the stacks' and the transient heap's size and the process's PSS, in all and
+    # file-backed.
     #
     # Cost: glibc's mallinfo2 walks every free chunk, milliseconds on a fragmented heap, so a reading is taken at
     # most every `interval` seconds (DEFAULT_INTERVAL, or MALLARD_LEDGER_INTERVAL), never per request, and each
@@ -26,8 +27,8 @@ module Mallard
     # reading smaps every 2 s did the same.
     # Side by side (bench/agent_paired.rb), the agent with a mappings reading every 30 s cost the demo app 19.5% of
     # its CPU per request, and 4.2% without it. Asked for, they are read every that many seconds; the readings in
-    # between carry the stacks, which move slowly, but not the PSS, which is only true of the reading it was taken
-    # with (mappings_t says when).
+    # between carry the stacks and the transient heap, which move slowly, but not the PSS, which is only true of the
+    # reading it was taken with (mappings_t says when).
     class Ledger
       DEFAULT_INTERVAL = 2.0
 
@@ -101,7 +102,7 @@ module Mallard
 
       def mappings(now)
         return {} unless @mappings_interval
-        return @mappings.slice(*Mappings::STACKS) if @mappings && now < @mappings_next
+        return @mappings.slice(*Mappings::CARRIED) if @mappings && now < @mappings_next
 
         @mappings_next = now + @mappings_interval
         read = Mappings.read

@@ -4,15 +4,15 @@ require_relative "../agent/mappings"
 
 module Mallard
   module Analysis
-    # The sampler's readings of each process's mappings (Probe::Sampler, every few seconds from outside the app),
-    # joined to the memory ledger's readings (Agent::Ledger, every few seconds from inside): a ledger reading gets
-    # the stacks as last read at or before it, and the PSS of a mappings reading only when it is that reading's
-    # nearest in its process, within MAX_SKEW_S. A PSS is true only of its moment; split by parts read seconds away,
-    # a growing process's would be split wrongly (a 30 s old PSS split a script's 1.3 GB RSS as 0.2 GB).
-    # A ledger reading that read its own mappings (MALLARD_MAPPINGS_INTERVAL) keeps them.
+    # The sampler's readings of each process's mappings (Probe::Sampler, every few seconds from outside the app), joined
+    # to the memory ledger's readings (Agent::Ledger, every few seconds from inside): a ledger reading gets the stacks
+    # and the transient heap as last read at or before it, and the PSS of a mappings reading only when it is that
+    # reading's nearest in its process, within MAX_SKEW_S. A PSS is true only of its moment; split by parts read seconds
+    # away, a growing process's would be split wrongly (a 30 s old PSS split a script's 1.3 GB RSS as 0.2 GB). A ledger
+    # reading that read its own mappings (MALLARD_MAPPINGS_INTERVAL) keeps them.
     module LedgerMappings
       MAX_SKEW_S = 1.5
-      CARRIED = Agent::Mappings::STACKS.map(&:to_sym).freeze
+      CARRIED = Agent::Mappings::CARRIED.map(&:to_sym).freeze
 
       module_function
 

@@ -5,6 +5,8 @@ module Mallard
     # One process's RSS split into parts from one ledger reading (Run::LedgerRecord), in KiB:
     # - ruby live objects: live slots × slot size;
     # - ruby free slots: the rest of Ruby's heap pages (free slots, page headers);
+    # - ruby transient heap: the resident part of Ruby 3.1 and 3.2's transient heap, young objects' buffers in a
+    #   32 MiB mapping of its own outside malloc (Agent::Mappings finds it); nil where the Ruby has none;
     # - malloc in use: bytes malloc has handed out beyond Ruby's heap pages;
     # - malloc held free: memory the allocator keeps after the app freed it (MALLOC_HELD: glibc's fordblks, the
     #   free chunks in its arenas; jemalloc's resident minus allocated, dirty and metadata pages; tcmalloc's heap
@@ -20,23 +22,25 @@ module Mallard
     # the RSS the other parts leave, and not_read says by how much the allocator overcounted.
     #
     # The same parts in PSS (pss), where pages shared with other processes (a forked worker's copy-on-write pages,
-    # shared libraries) count a share each: file-backed and stacks as the mappings say; the parts measured inside
-    # the process (Ruby's heap, malloc, YJIT), which no mapping names, at the process's anonymous memory's PSS to
-    # RSS ratio, pro rata; unexplained, what is left of the process's PSS.
+    # shared libraries) count a share each: file-backed, stacks and the transient heap as the mappings say; the parts
+    # measured inside the process (Ruby's heap, malloc, YJIT), which no mapping names, at the process's anonymous
+    # memory's PSS to RSS ratio, pro rata; unexplained, what is left of the process's PSS.
     module LedgerParts
       LIVE = "ruby live objects"
       FREE_SLOTS = "ruby free slots"
+      TRANSIENT = "ruby transient heap"
       MALLOC = "malloc in use"
       HELD = "malloc held free"
       FILE = "file-backed"
       STACKS = "stacks"
       YJIT = "YJIT code"
       UNEXPLAINED = "unexplained"
-      NAMES = [LIVE, FREE_SLOTS, MALLOC, HELD, FILE, STACKS, YJIT, UNEXPLAINED].freeze
+      NAMES = [LIVE, FREE_SLOTS, TRANSIENT, MALLOC, HELD, FILE, STACKS, YJIT, UNEXPLAINED].freeze
       # The parts read inside the process, from anonymous memory no mapping tells apart.
       ANONYMOUS = [LIVE, FREE_SLOTS, MALLOC, HELD, YJIT].freeze
       # What the app holds (retention when it grows), and what the allocator holds for it (fragmentation or
-      # settling when it grows under a flat app-held line: what another allocator can win).
+      # settling when it grows under a flat app-held line: what another allocator can win). Ruby's own
+      # reserves, its free slots and its transient heap's high-water mark (at most 32 MiB), are in neither.
       APP_HELD = [LIVE, MALLOC].freeze
       ALLOCATOR_HELD = [HELD].freeze
 
@@ -61,8 +65,9 @@ module Mallard
       # @param record [Run::LedgerRecord]
       # @return [Hash{String=>Integer, nil}] KiB by part name, in NAMES order
       def call(record)
-        known = { LIVE => record.ruby_live_kb, FREE_SLOTS => free_slots(record), MALLOC => nil, HELD => nil,
-                  FILE => record.file_kb, STACKS => record.stacks_kb, YJIT => record.yjit_kb }
+        known = { LIVE => record.ruby_live_kb, FREE_SLOTS => free_slots(record), TRANSIENT => record.transient_heap_kb,
+                  MALLOC => nil, HELD => nil, FILE => record.file_kb, STACKS => record.stacks_kb,
+                  YJIT => record.yjit_kb }
         left = record.rss_kb.to_i - known.values.compact.sum
         known[MALLOC], known[HELD], left = capped([record.malloc_in_use_kb, held_kb(record)], left)
         known.merge(UNEXPLAINED => left)
@@ -92,14 +97,17 @@ module Mallard
         rss = call(record)
         share = anonymous_share(record)
         known = ANONYMOUS.to_h { |name| [name, rss[name] && (rss[name] * share).round] }
-                         .merge(FILE => record.file_pss_kb, STACKS => record.stacks_pss_kb)
+                         .merge(FILE => record.file_pss_kb, STACKS => record.stacks_pss_kb,
+                                TRANSIENT => record.transient_heap_pss_kb)
         NAMES.to_h { |name| [name, known[name]] }.merge(UNEXPLAINED => record.pss_kb - known.values.compact.sum)
       end
 
-      # The PSS of the process's anonymous memory (neither file-backed nor stacks) over its RSS.
+      # The PSS of the process's anonymous memory that no mapping names (neither file-backed, stacks nor the transient
+      # heap) over its RSS.
       def anonymous_share(record)
-        anon_rss = record.rss_kb.to_i - record.file_kb.to_i - record.stacks_kb.to_i
-        anon_pss = record.pss_kb - record.file_pss_kb.to_i - record.stacks_pss_kb.to_i
+        anon_rss = record.rss_kb.to_i - record.file_kb.to_i - record.stacks_kb.to_i - record.transient_heap_kb.to_i
+        anon_pss = record.pss_kb - record.file_pss_kb.to_i - record.stacks_pss_kb.to_i -
+                   record.transient_heap_pss_kb.to_i
         anon_rss.positive? ? anon_pss.fdiv(anon_rss) : 1.0
       end
 

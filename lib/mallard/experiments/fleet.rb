@@ -8,7 +8,8 @@ module Mallard
     # answer, or a selector matches nothing.
     class Fleet
       # The memory ledger's parts (Analysis::LedgerParts) as --metric names.
-      PARTS = { "ruby-live" => "ruby live objects", "ruby-free" => "ruby free slots", "malloc-used" => "malloc in use",
+      PARTS = { "ruby-live" => "ruby live objects", "ruby-free" => "ruby free slots",
+                "ruby-transient" => "ruby transient heap", "malloc-used" => "malloc in use",
                 "malloc-held" => "malloc held free", "file" => "file-backed", "stacks" => "stacks",
                 "yjit" => "YJIT code", "unexplained" => "unexplained" }.freeze
       # --metric: the exporter's per-process families (lib/mallard/exporter/exposition.rb), all in bytes; a

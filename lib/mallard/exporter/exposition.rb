@@ -80,8 +80,9 @@ module Mallard
                                                                "(glibc mallinfo2.*, jemalloc stats.*, tcmalloc).",
                    method(:malloc_statistics)),
         Family.new("ruby_memory_part_bytes", "gauge", "bytes",
-                   "RSS in the parts of mallard's memory ledger: ruby live objects, ruby free slots, malloc in use, " \
-                   "malloc held free, file-backed, stacks, YJIT code, unexplained.", method(:memory_parts)),
+                   "RSS in the parts of mallard's memory ledger: ruby live objects, ruby free slots, ruby transient " \
+                   "heap, malloc in use, malloc held free, file-backed, stacks, YJIT code, unexplained.",
+                   method(:memory_parts)),
         reading("ruby_malloc_trims", "counter", "trims", "malloc_trim(0) calls by mallard/trim (glibc-trim)."),
         Family.new("ruby_allocator", "info", nil, "The malloc the process really runs, as `mallard doctor` reads it " \
                                                   "from /proc/PID/maps: allocator, via (preloaded, linked, default) " \

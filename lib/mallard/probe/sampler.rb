@@ -65,7 +65,7 @@ module Mallard
       # Parsing a Rails worker's smaps (a megabyte) takes mallard tens of milliseconds, hence not every tick.
       def mappings(pid, smaps, time)
         @mapped_at[pid] = time
-        Agent::Mappings.parse(smaps).slice(*Agent::Mappings::STACKS, "file_pss_kb").transform_keys(&:to_sym)
+        Agent::Mappings.parse(smaps).slice(*Agent::Mappings::CARRIED, "file_pss_kb").transform_keys(&:to_sym)
       end
     end
   end

@@ -9,7 +9,8 @@ module Mallard
       include Formatting
 
       # Short names for the stacked line, in the ledger's order.
-      SHORT = { "ruby live objects" => "ruby live", "ruby free slots" => "ruby free", "malloc in use" => "malloc",
+      SHORT = { "ruby live objects" => "ruby live", "ruby free slots" => "ruby free",
+                "ruby transient heap" => "ruby transient", "malloc in use" => "malloc",
                 "malloc held free" => "malloc free", "file-backed" => "file", "stacks" => "stacks",
                 "YJIT code" => "yjit", "unexplained" => "unexplained" }.freeze
 

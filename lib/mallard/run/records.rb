@@ -20,9 +20,10 @@ module Mallard
 
     # One process of the tree at one tick; role is "main" for the process mallard started, else "child". Every few
     # seconds the sampler reads the process's whole smaps rather than its summary, and the tick also has its
-    # thread and fiber stacks' RSS and PSS and its file-backed PSS (Agent::Mappings; nil at the other ticks).
+    # thread and fiber stacks' RSS and PSS, Ruby's transient heap's (nil where it has none) and its file-backed PSS
+    # (Agent::Mappings; nil at the other ticks).
     ProcessSample = Value.define(:t, :pid, :role, :rss_kb, :pss_kb, :uss_kb, :swap_kb, :stacks_kb, :stacks_pss_kb,
-                                 :file_pss_kb) do
+                                 :transient_heap_kb, :transient_heap_pss_kb, :file_pss_kb) do
       def self.record(time:, pid:, role:, memory:, mappings: {})
         { kind: "memory", t: time, pid: pid, role: role, **memory, **mappings }
       end
@@ -62,17 +63,18 @@ module Mallard
     # queues drained after it, in how long, with how many jobs left.
     WorkloadEnding = Value.define(:path, :exit, :drained, :drain_s, :left)
 
-    # One process's memory ledger, read inside it every few seconds (Agent::Ledger): RSS and its file-backed
-    # part, live Ruby slots' bytes and all Ruby heap pages', malloc in use beyond Ruby's pages (nil where the
-    # allocator gives no reading, malloc_note says why), the allocator (source) and its own statistics in bytes
-    # by their own names (malloc), YJIT's code region (nil: YJIT off), threads, and the reading's own CPU cost;
-    # from the process's mappings, read at mappings_t, its thread and fiber stacks' RSS and PSS, and its PSS in all
-    # and file-backed: read inside the app only under MALLARD_MAPPINGS_INTERVAL (Agent::Ledger says why), else
-    # joined from the sampler's readings (Analysis::LedgerMappings); nil in runs recorded before either.
+    # One process's memory ledger, read inside it every few seconds (Agent::Ledger): RSS and its file-backed part, live
+    # Ruby slots' bytes and all Ruby heap pages', malloc in use beyond Ruby's pages (nil where the allocator gives no
+    # reading, malloc_note says why), the allocator (source) and its own statistics in bytes by their own names
+    # (malloc), YJIT's code region (nil: YJIT off), threads, and the reading's own CPU cost; from the process's
+    # mappings, read at mappings_t, its thread and fiber stacks' RSS and PSS, Ruby's transient heap's (nil where it has
+    # none), and its PSS in all and file-backed: read inside the app only under MALLARD_MAPPINGS_INTERVAL (Agent::Ledger
+    # says why), else joined from the sampler's readings (Analysis::LedgerMappings); nil in runs recorded before either.
     # All in KiB but malloc; requests: the process's work so far.
     LedgerRecord = Value.define(:t, :pid, :requests, :rss_kb, :file_kb, :ruby_live_kb, :ruby_pages_kb,
                                 :malloc_in_use_kb, :allocator, :malloc_note, :malloc, :yjit_kb, :threads, :cost_ms,
-                                :stacks_kb, :stacks_pss_kb, :pss_kb, :file_pss_kb, :mappings_t)
+                                :stacks_kb, :stacks_pss_kb, :transient_heap_kb, :transient_heap_pss_kb, :pss_kb,
+                                :file_pss_kb, :mappings_t)
 
     # The app's Ruby from inside one of its processes (Agent::RubyState), at "boot" (the agent's start) or "end"
     # (its exit): whether YJIT was on then, and YJIT's code region and own allocations in bytes; which per-GC

@@ -21,7 +21,8 @@ module Mallard
         HEIGHT = LEGEND_TOP + (2 * LEGEND_ROW)
         SWATCH = 18
         CHAR_WIDTH = 7.2
-        FILLS = { "ruby live objects" => "#fdae6b", "ruby free slots" => "#fdd0a2", "malloc in use" => "#74c476",
+        FILLS = { "ruby live objects" => "#fdae6b", "ruby free slots" => "#fdd0a2", "ruby transient heap" => "#fee6ce",
+                  "malloc in use" => "#74c476",
                   "malloc held free" => "#c7e9c0", "file-backed" => "#9ecae1", "stacks" => "#6baed6",
                   "YJIT code" => "#fa9fb5",
                   "unexplained" => "#bcbddc" }.freeze
