@@ -75,12 +75,21 @@ module Mallard
         outcome = run.phases.outcome || Run::Outcome.running
         return outcome if outcome.status == "interrupted"
 
-        limit = (run.meta.options || {}).fetch("max_error_pct", DEFAULT_MAX_ERROR_PCT)
+        options = run.meta.options || {}
+        limit = options.fetch("max_error_pct", DEFAULT_MAX_ERROR_PCT)
         failed = failed_share(load, jobs)
         return outcome unless failed && failed[0] > limit
 
-        Run::Outcome.failed("errors", format("%.1f%% of %s failed (%d of %d; the limit is %g%%, --max-errors): " \
-                                             "a failed measurement, not a result", *failed, limit))
+        reason = format("%.1f%% of %s failed (%d of %d; the limit is %g%%, --max-errors): a failed measurement, not " \
+                        "a result", *failed, limit)
+        Run::Outcome.failed("errors", [reason, saturated(load, options)].compact.join("; "))
+      end
+
+      # When the failures were timeouts: the app was saturated, and what load it would serve.
+      def saturated(load, options)
+        concurrency = options["concurrency"] unless options["rate"]
+        result = Saturation.call(load, concurrency: concurrency, timeout_s: Probe::Wrk::REQUEST_TIMEOUT)
+        result && Saturation.sentence(result)
       end
 
       # [percentage, what, failed, attempted]; nil for a run without load.
@@ -149,8 +158,8 @@ module Mallard
                             final_rss_kb: run.totals.last&.rss_kb)
       end
 
-      private_class_method :app_figures, :run_facts, :judged, :work, :judged_outcome, :failed_share, :series,
-                           :verdict, :rate, :memory_verdict, :kind, :gc, :memory, :per_process, :script_figures
+      private_class_method :app_figures, :run_facts, :judged, :work, :judged_outcome, :saturated, :failed_share,
+                           :series, :verdict, :rate, :memory_verdict, :kind, :gc, :memory, :per_process, :script_figures
     end
   end
 end

@@ -8,8 +8,8 @@ module Mallard
     # app's own memory grows (that answers the question, whatever RSS does), or else memory, the live set (judged on
     # exact readings, live slots after major GCs) and malloc in use each have a verdict.
     module Undecided
-      # name: what is undecided; needed: the run length (work after warm-up) its estimate says would decide it.
-      Part = Struct.new(:name, :needed, keyword_init: true)
+      # name: what is undecided; needed: the run length (work after warm-up, in unit) its estimate says would decide it.
+      Part = Struct.new(:name, :needed, :unit, keyword_init: true)
       VERDICT = "the verdict (too few samples yet)"
       MEMORY = "memory"
       LIVE_SET = "the live set"
@@ -29,9 +29,10 @@ module Mallard
         parts << Part.new(name: MEMORY, needed: verdict.requests_needed) if verdict.memory == "inconclusive"
         parts.concat(live_set(summary.live_set))
         parts << Part.new(name: MALLOC, needed: verdict.decide_units) if verdict.app_held == "inconclusive"
-        parts
+        parts.each { |part| part.unit = verdict.unit }
       end
 
+      # Undecided, or decided on a stand-in for want of major GCs.
       def live_set(live)
         return [] unless live
         return [Part.new(name: LIVE_SET, needed: live.needed)] if live.verdict == "inconclusive"

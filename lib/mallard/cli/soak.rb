@@ -18,7 +18,7 @@ module Mallard
 
       # Seconds without a major GC before the agent runs one: a few exact readings of the live set a minute on a
       # server whose own majors are rare, at the cost of one full GC each (bench/README.md measures it).
-      FULL_GC_EVERY = 20.0
+      FULL_GC_EVERY = 10.0
 
       def initialize(out:, err:, env:)
         super

@@ -5,6 +5,7 @@ module Mallard
     # How `soak --until-decided` is worded, as it looks (the progress line) and once it has ended (the summary's
     # views): one home for both, so they say the same.
     module UntilDecidedSentences
+      extend Formatting
       module_function
 
       # @param parts [Array<Analysis::Undecided::Part>]
@@ -32,7 +33,7 @@ module Mallard
       def undecided(part)
         return part.name unless part.needed
 
-        "#{part.name} (about #{part.needed.round} after warm-up would decide it)"
+        "#{part.name} (about #{count(part.needed)} #{part.unit} after warm-up would decide it)"
       end
 
       private_class_method :undecided
