@@ -38,8 +38,18 @@ module Mallard
         )
       end
 
-      # What the run recorded of itself: the Ruby it ran on, and how `--until-decided` ended.
-      def run_facts(run) = { ruby: run.meta.subject_ruby, until_decided: run.phases.until_decided }
+      # What the run recorded of itself: the Ruby it ran on, how `--until-decided` ended, and the ramp
+      # `--concurrency auto` chose its load by.
+      def run_facts(run)
+        { ruby: run.meta.subject_ruby, until_decided: run.phases.until_decided, ramp: ramp(run.ramp) }
+      end
+
+      def ramp(ramp)
+        return unless ramp
+
+        choice = ConcurrencyChoice.call(ramp)
+        Summary::Ramp.new(**choice.to_h.except(:steps), step_s: ramp.step_s, steps: ramp.steps)
+      end
 
       # The live set and the memory ledger (whose app-held growth the live set confirms), over the span the memory
       # verdict judges.
@@ -82,12 +92,12 @@ module Mallard
 
         reason = format("%.1f%% of %s failed (%d of %d; the limit is %g%%, --max-errors): a failed measurement, not " \
                         "a result", *failed, limit)
-        Run::Outcome.failed("errors", [reason, saturated(load, options)].compact.join("; "))
+        Run::Outcome.failed("errors", [reason, saturated(load, options, run.ramp)].compact.join("; "))
       end
 
       # When the failures were timeouts: the app was saturated, and what load it would serve.
-      def saturated(load, options)
-        concurrency = options["concurrency"] unless options["rate"]
+      def saturated(load, options, ramp)
+        concurrency = (ramp ? ConcurrencyChoice.call(ramp).chosen : options["concurrency"]) unless options["rate"]
         result = Saturation.call(load, concurrency: concurrency, timeout_s: Probe::Wrk::REQUEST_TIMEOUT)
         result && Saturation.sentence(result)
       end
@@ -158,7 +168,7 @@ module Mallard
                             final_rss_kb: run.totals.last&.rss_kb)
       end
 
-      private_class_method :app_figures, :run_facts, :judged, :work, :judged_outcome, :saturated, :failed_share,
+      private_class_method :app_figures, :run_facts, :ramp, :judged, :work, :judged_outcome, :saturated, :failed_share,
                            :series, :verdict, :rate, :memory_verdict, :kind, :gc, :memory, :per_process, :script_figures
     end
   end

@@ -82,6 +82,11 @@ module Mallard
         raise UsageError, "--allocators lists no configuration; name one or more, or leave it out" if configs.empty?
 
         check_resolution
+        # Each row's soak would ramp on its own and load its configuration differently: the rows must share a load.
+        if @measure.soak.concurrency == "auto"
+          raise UsageError, "--concurrency auto is for soak (its ramp finds one app's load); compare's rows need " \
+                            "one load: run `mallard soak --concurrency auto` and give compare the number it chose"
+        end
         @rubies = rubies(@cli[:rubies]) if @cli[:rubies]
 
         configs.each { |name| @measure.catalog.fetch(name) } # a name twice is an A/A row, not a typo

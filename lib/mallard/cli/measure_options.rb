@@ -121,9 +121,7 @@ module Mallard
       def load_options(opts)
         on(opts, "--duration SECONDS", Float, "load duration (default 20, at most a day)") { |v| @soak.duration = v }
         on(opts, "--requests N", Integer, "stop after N requests") { |v| @soak.requests = v }
-        on(opts, "--concurrency N", Integer, "open connections (default 10, at most 10000)") do |v|
-          @soak.concurrency = v
-        end
+        concurrency_option(opts)
         on(opts, "--path PATH", "request path; repeat for round-robin (default /)") { |v| @paths << v }
         on(opts, "--paths FILE", "request paths, one per line") { |v| @paths.concat(read_paths(v)) }
         on(opts, "--ruby-client", "use the built-in load client even if wrk is installed") do
@@ -141,6 +139,15 @@ module Mallard
         on(opts, "--production-cpus N", Integer, "size glibc's arenas as on a production host with N CPUs " \
                                                  "(MALLOC_ARENA_MAX=8N, glibc's own limit there)") do |v|
           @soak.production_cpus = v
+        end
+      end
+
+      def concurrency_option(opts)
+        on(opts, "--concurrency N|auto", "open connections (default 10, at most 10000); soak's auto: a short ramp " \
+                                         "finds the fewest that reach the app's best req/s within its latency") do |v|
+          @soak.concurrency = v == "auto" ? v : Integer(v)
+        rescue ArgumentError
+          raise OptionParser::InvalidArgument, "#{v} (a number, or auto)"
         end
       end
 

@@ -54,10 +54,10 @@ module Mallard
       end
 
       def parse(argv)
-        operands, command = @measure.parse(parser, argv)
+        operands, server = @measure.parse(parser, argv)
         return if @cli[:help]
 
-        target = @measure.target(operands, command)
+        target = @measure.target(operands, server)
         @measure.catalog.fetch(@measure.soak.allocator) if @measure.soak.allocator
         @measure.check_outputs!(@cli)
         target
@@ -86,7 +86,7 @@ module Mallard
                                            "exact live set (default #{FULL_GC_EVERY.round}; off: never)") do |value|
           @measure.soak.full_gc_every = value == "off" ? nil : Float(value)
         rescue ArgumentError
-          raise OptionParser::InvalidArgument, "--full-gc-every #{value} (seconds, or off)"
+          raise OptionParser::InvalidArgument, "#{value} (seconds, or off)"
         end
       end
 

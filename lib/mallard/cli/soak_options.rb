@@ -160,6 +160,7 @@ module Mallard
       end
 
       def check_concurrency(open_files)
+        return check_auto(open_files) if concurrency == "auto"
         unless concurrency.between?(1, MAX_CONCURRENCY)
           raise UsageError, "--concurrency must be between 1 and #{MAX_CONCURRENCY}, not #{concurrency}"
         end
@@ -167,6 +168,15 @@ module Mallard
 
         raise UsageError, "--concurrency #{concurrency} needs more open files than the limit allows " \
                           "(#{open_files}, see `ulimit -n`); lower it or raise the limit"
+      end
+
+      # The ramp finds a closed loop's connections; an open loop's pace is its --rate.
+      def check_auto(open_files)
+        raise UsageError, "--concurrency auto finds a closed loop's load; with --rate, give a number" if rate
+        return if Analysis::ConcurrencyChoice::MAX_CONCURRENCY + SPARE_FILES <= open_files
+
+        raise UsageError, "--concurrency auto may ramp to #{Analysis::ConcurrencyChoice::MAX_CONCURRENCY} " \
+                          "connections, more open files than the limit allows (#{open_files}, see `ulimit -n`)"
       end
 
       def check_counts

@@ -155,6 +155,7 @@ module Mallard
       def run_workload
         @workload = @target.workload(options: @options, run_dir: @run_dir, samples: @samples, clock: method(:clock),
                                      agent_log: @agent_log)
+        @workload.prepare(@subject)
         @reporter.started(target: @target.describe, run_dir: @run_dir.path, duration: @workload.duration,
                           load: @workload.description, cpus: @options.cpu_layout&.description)
         @until_decided = until_decided

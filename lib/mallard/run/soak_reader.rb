@@ -3,7 +3,7 @@
 module Mallard
   module Run
     # The one reader of a soak's run directory, live or stored: meta.json, samples.jsonl, agent.jsonl,
-    # load.json and summary.json become a SoakRun. Tolerant of a run killed at any moment: missing files are
+    # load.json, ramp.json and summary.json become a SoakRun. Tolerant of a run killed at any moment: missing files are
     # empty, damaged lines are counted and skipped.
     module SoakReader
       module_function
@@ -18,7 +18,7 @@ module Mallard
         agent = JsonLines.read(directory.file("agent.jsonl"))
         meta = Meta.from_h(directory.read_json("meta.json")) || Meta.new
         SoakRun.new(path: directory.path, meta: meta, **by_member(records(samples.records + agent.records)),
-                    load: load_result(directory),
+                    load: load_result(directory), ramp: Ramp.from_h(directory.read_json("ramp.json")),
                     workload: WorkloadEnding.from_h(directory.read_json("workload.json")),
                     summary: Summary::Soak.from_h(directory.read_json(summary_file(meta.command))),
                     skipped: samples.skipped + agent.skipped)

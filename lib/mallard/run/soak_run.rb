@@ -11,9 +11,10 @@ module Mallard
     # gc_drops: the GCs it lost, when (Run::GcDrop); load: the load tool's result (nil for a script or a run killed
     # before load ended); jobs: a job worker's queues at each tick; workload: how a job worker's workload ended
     # (nil otherwise); summary: the stored summary.json, nil when the run never wrote one; skipped: damaged lines;
-    # ledger: each process's memory ledger every few seconds (Run::LedgerRecord), in time order.
+    # ledger: each process's memory ledger every few seconds (Run::LedgerRecord), in time order; ramp: the steps of
+    # `--concurrency auto` before the load (Run::Ramp; nil without it).
     SoakRun = Struct.new(:path, :meta, :totals, :processes, :agent, :gc_events, :gc_drops, :load, :jobs, :workload,
-                         :summary, :skipped, :ledger, :ruby_states, keyword_init: true) do
+                         :summary, :skipped, :ledger, :ruby_states, :ramp, keyword_init: true) do
       def phases = meta.phases || Phases.new
       def target = meta.target || TargetInfo.new
       def script? = target.kind == "script"

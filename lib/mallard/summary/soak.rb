@@ -53,6 +53,10 @@ module Mallard
                         :status_codes, :interrupted, :cpu_s, :cpu_ms_per_request, :target_rate, :late_pct,
                         :max_late_ms, latency_ms: Percentiles)
 
+    # `--concurrency auto`'s ramp (Analysis::ConcurrencyChoice): each step, and the connections chosen (nil: no step
+    # was served cleanly), with that step's req/s and p99, the best clean req/s, and the p99 a clean step stays under.
+    Ramp = Value.define(:chosen, :rps, :p99_ms, :best_rps, :latency_limit_ms, :step_s, steps: [Run::RampStep])
+
     # The median request from outside (the load tool's) in parts (Analysis::AppFigures): the median of each request's
     # time in the server (server_ms) and, of its parts, the wait before the app got it (nil when the client did not
     # say when a request left), the app's own time and the body's; rest_ms is what the outside adds to the server.
@@ -91,7 +95,7 @@ module Mallard
                         target: Run::TargetInfo, allocator: Run::AllocatorInfo, verdict: Verdict, memory: Memory,
                         load: Load, jobs: Jobs, app: App, gc: Gc, live_set: LiveSet, script: Script,
                         validity: Validity, cpu_layout: Cpus::Layout,
-                        series: SoakSeries, ledger: Ledger, until_decided: Run::UntilDecided)
+                        series: SoakSeries, ledger: Ledger, until_decided: Run::UntilDecided, ramp: Ramp)
 
     class Soak
       # A gc run (`mallard gc`) is a soak shown GC and the live set first.

@@ -32,6 +32,8 @@ module Mallard
       def description = "jobs pushed by #{Text.scrub(File.basename(@path))}, then a drain of the queues"
       def duration = @options.duration
 
+      def prepare(_subject) = nil
+
       def start(_subject)
         @connection = Probe::RedisConnection.new(@redis.url)
         @stats = Probe::SidekiqStats.new(@connection)

@@ -6,6 +6,7 @@ module Mallard
     class ToCompletion
       def description = nil
       def duration = nil
+      def prepare(_subject) = nil
       def start(_subject) = nil
       def running?(subject) = subject.alive?
       def stop = nil

@@ -8,14 +8,19 @@ module Mallard
         PERCENTILES = %i[p50 p90 p99 max mean].freeze
 
         # @param load [Summary::Load, nil]
-        def initialize(load)
+        # @param ramp [String, nil] how `--concurrency auto` chose the load (SoakSentences#ramp)
+        def initialize(load, ramp: nil)
           super()
           @load = load
+          @ramp = ramp
         end
 
         template <<~'ERB'
           <%- if @load -%>
           <%= Figures.new(rows) %>
+          <%- if @ramp -%>
+          <p class="note"><%= @ramp %></p>
+          <%- end -%>
           <h3>Latency</h3>
           <table class="latency">
           <thead><tr><%- latencies.each do |name, _| -%><th scope="col"><%= name %></th><%- end -%></tr></thead>

@@ -56,7 +56,7 @@ module Mallard
             return Section.new(id: "jobs", title: "Jobs: throughput, queue wait and the queues", parts: parts).to_s
           end
 
-          parts = [@charts.requests.to_html, LoadView.new(@summary.load).to_s]
+          parts = [@charts.requests.to_html, LoadView.new(@summary.load, ramp: SoakSentences.new(@summary).ramp).to_s]
           Section.new(id: "load", title: "Load: requests per second and latency", parts: parts).to_s
         end
 

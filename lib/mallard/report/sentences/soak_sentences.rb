@@ -18,7 +18,19 @@ module Mallard
       # Every sentence this summary gives, for a check that each view shows them all.
       def all
         [memory_slope, memory_hint, live_set_slope, live_set_hint, live_set_basis, ledger_pss, gc_runs, gc_pauses,
-         *gc_settings].compact
+         *gc_settings, ramp].compact
+      end
+
+      # How `--concurrency auto` chose the load: each step of its ramp, and the choice with its rule.
+      def ramp
+        ramp = @summary.ramp
+        return unless ramp
+
+        steps = ramp.steps.map do |step|
+          format("%d → %.1f req/s (p99 %.1f ms%s)", step.concurrency, step.rps.to_f, step.p99_ms.to_f,
+                 step.errors.to_i.positive? ? ", #{step.errors} errors" : "")
+        end
+        "--concurrency auto, #{ramp.step_s} s a step: #{steps.join(', ')}; #{ramp_choice(ramp)}"
       end
 
       # How fast memory grows with the work, and how sure: "slope +1.2 KiB per 1,000 requests (95% CI …)".
@@ -94,6 +106,14 @@ module Mallard
       end
 
       private
+
+      def ramp_choice(ramp)
+        clean = format("no errors, p99 under %.0f ms", ramp.latency_limit_ms.to_f)
+        return "no step was served cleanly (#{clean}): loaded with 1 connection" unless ramp.chosen
+
+        format("loaded with %d: the fewest connections within %.0f%% of the best req/s of a clean step (%s)",
+               ramp.chosen, 100 * Analysis::ConcurrencyChoice::BEST_SHARE, clean)
+      end
 
       def forced_gcs
         count = @live_set.forced_gcs

@@ -6,6 +6,7 @@ module Mallard
     # views): one home for both, so they say the same.
     module UntilDecidedSentences
       extend Formatting
+
       module_function
 
       # @param parts [Array<Analysis::Undecided::Part>]
