@@ -15,8 +15,9 @@ class UndecidedTest < Minitest::Test
     still = Undecided.call(summary(memory: "inconclusive", needed: 9_000, app_held: "inconclusive",
                                    live_set: live("inconclusive", needed: 4_000)))
 
-    assert_equal [["memory", 9_000], ["the live set", 4_000], ["malloc in use", nil]],
-                 still.map { |part| [part.name, part.needed] }
+    named = still.map { |part| [part.name, part.needed] }
+
+    assert_equal [["memory", 9_000], ["the live set", 4_000], ["malloc in use", nil]], named
     assert_equal ["requests"], still.map(&:unit).uniq
   end
 
