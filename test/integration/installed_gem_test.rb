@@ -10,6 +10,7 @@ require_relative "../support/heap_dumps"
 # checkout: no -I to it, no Bundler, the working directory elsewhere. Every command that needs a file beyond the
 # Ruby sources (wrk's Lua script, the agent, the C extensions) fails here when the gemspec leaves one out.
 class InstalledGemTest < Minitest::Test
+  include Processes
   include HeapDumps
 
   APPS = File.expand_path("../fixtures/apps", __dir__)

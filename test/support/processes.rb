@@ -6,6 +6,21 @@ module Processes
   ROOT = File.expand_path("../..", __dir__)
   EXE = File.join(ROOT, "exe", "mallard")
   TEST_TIMEOUT = 60
+  # Every real-process test's own time limit, setup and teardown included, so that a hang fails its test by name
+  # instead of the whole run: far above the longest test's time here. A class with longer tests sets its own.
+  TIME_LIMIT = 480
+
+  # The limit's watch starts before setup: past it, the test's thread gets a Timeout::Error naming the test.
+  def before_setup
+    super
+    runner = Thread.current
+    limit = self.class::TIME_LIMIT
+    label = "#{self.class}##{name}"
+    @time_limit = Thread.new do
+      sleep limit
+      runner.raise(Timeout::Error, "#{label} passed its time limit of #{limit} s")
+    end
+  end
 
   def setup
     super
@@ -14,6 +29,11 @@ module Processes
 
   def teardown
     @spawned.each { |pid| stop_process(pid) }
+    super
+  end
+
+  def after_teardown
+    @time_limit&.kill
     super
   end
 

@@ -49,11 +49,22 @@ module Mallard
         @err.puts "mallard: comparing #{configs.join(', ')} × #{@cli[:repeat]} on #{Text.printable(target.describe)}"
         @err.puts "mallard: run directory #{Text.printable(run_dir.path)}"
         @err.puts "mallard: #{@measure.soak.cpu_layout.description}"
+        say_longest_run
         Experiments::Compare.new(target: target, options: @measure.soak, configs: configs, repeat: @cli[:repeat],
                                  run_dir: run_dir, reporter: reporter, command_line: ["compare", *argv],
                                  catalog: @measure.catalog,
                                  until_resolved: @cli[:until_resolved], budget_s: @cli[:budget_s] || DEFAULT_BUDGET_S,
                                  rubies: @rubies, yjit: @yjit)
+      end
+
+      # --until-decided lets each run load up to its budget: the most that can take, said before it starts.
+      def say_longest_run
+        budget = @measure.soak.until_decided
+        return unless budget
+
+        runs = configs.size * (@rubies&.size || 1) * (@yjit&.size || 1) * @cli[:repeat]
+        @err.puts format("mallard: --until-decided: each run loads until it decides, at most %.0f s: up to %.0f " \
+                         "minutes of load for the %d runs planned", budget, runs * budget / 60.0, runs)
       end
 
       # Every configuration in the catalog unless told otherwise; unavailable ones stay in the
@@ -155,6 +166,7 @@ module Mallard
           end
           opts.on("--budget DURATION", "with --until-resolved: stop adding repeats after this long " \
                                        "(default 10m)") { |v| @cli[:budget_s] = duration(v) }
+          @measure.define_until_decided(opts)
           @measure.define_output(opts, @cli, "compare")
         end
       end

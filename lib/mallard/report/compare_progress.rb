@@ -23,6 +23,7 @@ module Mallard
         memory = summary.memory
         figure = Analysis::MemoryMetric.pss?(memory&.metric) ? "steady PSS" : "steady RSS"
         verdict = summary.verdict&.memory
+        verdict = "#{verdict} after #{summary.until_decided.decided_s.round} s" if summary.until_decided&.decided_s
         rate = Analysis::Headline.of(summary).rate
         say(label, format("%s %s · peak %s · %.0f %s%s", figure, mib(memory&.steady_kb), mib(memory&.peak_rss_kb),
                           rate.to_f, work_labels(summary.target)[:rate], verdict ? " · #{verdict}" : ""))
@@ -44,8 +45,9 @@ module Mallard
         @io.puts "mallard: adding round #{round}: not resolved yet: #{shown.join('; ')}"
       end
 
-      # The soak's own events: only the live line is shown.
+      # The soak's own events: only the live line is shown; a row's `--until-decided` looks are in its summary.
       def started(**) = nil
+      def undecided(**) = nil
 
       def sample(total)
         @live.sample(total)
