@@ -228,6 +228,8 @@ module Mallard
         options = @options.dup.tap do |o|
           o.allocator = row.allocator.name
           o.agent = !row.is_a?(AgentOff)
+          # Without the agent there is no live set to decide, nor a request count before the load ends: --duration.
+          o.until_decided = nil unless o.agent
           o.subject_ruby = row.ruby if row.ruby
           o.yjit = row.yjit if row.yjit
         end

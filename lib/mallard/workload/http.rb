@@ -16,8 +16,7 @@ module Mallard
       RAMP_STEP_S = 3
 
       def description
-        tool = driver.is_a?(Probe::Wrk) ? "wrk" : nil
-        return "#{tool}#{ramped}" if tool
+        return "wrk#{ramped}" if driver.is_a?(Probe::Wrk)
 
         reason = @options.ruby_client ? "--ruby-client" : "wrk not found"
         "mallard's built-in client (#{reason})#{ramped}. #{Probe::Load.fallback_note}"
@@ -86,6 +85,8 @@ module Mallard
         Run::RampStep.new(concurrency: concurrency, requests: result.requests, rps: result.rps.round(1),
                           p99_ms: result.latency_ms[:p99], errors: result.errors_total,
                           duration_s: result.duration_s.round(2))
+      ensure
+        load&.stop # a signal mid-step: the step's load ends with it
       end
 
       def driver
