@@ -5,7 +5,8 @@ module Mallard
     # `soak --until-decided`: from --duration on, every LOOK_EVERY seconds of load, the run so far is read through the
     # one soak reader and summarised as it would be at its end; the load ends as soon as nothing is undecided
     # (Analysis::Undecided), or when the budget is spent. Each look is reported (what is still undecided), and the
-    # last is kept in the run's phases (Run::UntilDecided), so the summary says how the run ended.
+    # last is kept in the run's phases (Run::UntilDecided), so the summary says how the run ended. A look is mallard's
+    # own work, on the load's side of the machine: its CPU time is kept too.
     class UntilDecided
       LOOK_EVERY = 15.0
 
@@ -18,6 +19,7 @@ module Mallard
         @budget = budget
         @next = minimum
         @looks = 0
+        @look_cpu_s = 0.0
         record([Analysis::Undecided::Part.new(name: Analysis::Undecided::VERDICT)], nil)
       end
 
@@ -28,7 +30,9 @@ module Mallard
 
         @next = elapsed + LOOK_EVERY
         @looks += 1
+        started = Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID)
         still = look
+        @look_cpu_s += Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID) - started
         record(still, elapsed)
         @reporter.undecided(elapsed: elapsed, budget: @budget, parts: still)
         still.empty?
@@ -38,7 +42,8 @@ module Mallard
 
       def record(still, elapsed)
         @phases.until_decided = Run::UntilDecided.new(budget_s: @budget, looks: @looks, undecided: still.map(&:name),
-                                                      decided_s: (elapsed.round(1) if still.empty?))
+                                                      decided_s: (elapsed.round(1) if still.empty?),
+                                                      look_cpu_s: @look_cpu_s.round(3))
       end
 
       def look

@@ -12,8 +12,9 @@ module Mallard
     GcSettings = Value.define(:ruby_version, :env)
 
     # How `soak --until-decided` went: its budget (seconds of load), how many times it looked, what its last look
-    # left undecided, and when it decided (seconds of load; nil: the budget ran out first).
-    UntilDecided = Value.define(:budget_s, :looks, :undecided, :decided_s)
+    # left undecided, when it decided (seconds of load; nil: the budget ran out first), and the CPU time mallard
+    # spent looking.
+    UntilDecided = Value.define(:budget_s, :looks, :undecided, :decided_s, :look_cpu_s)
 
     # When each phase of a soak began, in seconds since the run's start, and how the run ended so far.
     # A soak killed before it could finish keeps outcome "running": it never said it ended.

@@ -22,13 +22,18 @@ module Mallard
       def ending(run)
         return unless run
 
-        if run.decided_s
-          format("--until-decided: decided after %.0f s of load (budget %.0f s, %d looks)", run.decided_s,
-                 run.budget_s, run.looks)
-        else
-          format("--until-decided: the budget (%.0f s of load) ran out with %s still undecided", run.budget_s,
-                 Array(run.undecided).join(", "))
-        end
+        ended = if run.decided_s
+                  format("--until-decided: decided after %.0f s of load (budget %.0f s)", run.decided_s, run.budget_s)
+                else
+                  format("--until-decided: the budget (%.0f s of load) ran out with %s still undecided", run.budget_s,
+                         Array(run.undecided).join(", "))
+                end
+        "#{ended}; #{looks(run)}"
+      end
+
+      def looks(run)
+        cost = run.look_cpu_s ? format(", %.2f s of mallard's CPU", run.look_cpu_s) : ""
+        "#{run.looks} look#{'s' unless run.looks == 1} at the run so far#{cost}"
       end
 
       def undecided(part)
@@ -37,7 +42,7 @@ module Mallard
         "#{part.name} (about #{count(part.needed)} #{part.unit} after warm-up would decide it)"
       end
 
-      private_class_method :undecided
+      private_class_method :looks, :undecided
     end
   end
 end
