@@ -39,7 +39,7 @@ rounds.times do |round|
   end
 end
 
-puts "app: #{app}#{path}, #{rounds} interleaved rounds of #{seconds} s, wrk -c 4, #{threads} threads, agent on in " \
+puts "app: #{app} /#{path}, #{rounds} interleaved rounds of #{seconds} s, wrk -c 4, #{threads} threads, agent on in " \
      "both, full GC after #{every} s without a major in 'on'"
 Bench.print_rates(figures[:rps], :on, :off, "req/s on/off")
 Bench.print_ratio(figures[:cpu], :on, :off, "CPU per request on/off", unit: "ms")
