@@ -63,10 +63,7 @@ class VerdictIntegrationTest < Minitest::Test
 
   # One Puma thread, a 50 ms page and 200 connections: requests queue for 10 s, past wrk's 5 s timeout.
   def test_a_load_the_app_cannot_take_fails_with_what_it_answered_and_auto_finds_one_it_can
-    stdout, err, status = mallard("soak", File.join(APPS, "hello"), "--threads", "1", "--path", "/slow",
-                                  "--concurrency", "200", "--duration", "8", "--json", "--out",
-                                  File.join(@tmp, "saturated"))
-    summary = JSON.parse(stdout)
+    summary, err, status = slow_soak("200", "saturated")
 
     assert_equal 65, status.exitstatus, err
     assert_match(/of them timed out \(no answer within 5 s\): the app was saturated, answering [\d.]+ req.s here/,
@@ -79,10 +76,7 @@ class VerdictIntegrationTest < Minitest::Test
   private
 
   def assert_auto_serves_without_timeouts
-    stdout, err, status = mallard("soak", File.join(APPS, "hello"), "--threads", "1", "--path", "/slow",
-                                  "--concurrency", "auto", "--duration", "8", "--json", "--out",
-                                  File.join(@tmp, "auto"))
-    summary = JSON.parse(stdout)
+    summary, err, status = slow_soak("auto", "auto")
     ramp = summary.fetch("ramp")
 
     assert_equal 0, status.exitstatus, err
@@ -94,6 +88,14 @@ class VerdictIntegrationTest < Minitest::Test
 
     assert_match(/1 connections/, wrk_log)
     assert_match(/#{ramp['chosen']} connections/, File.read(File.join(@tmp, "auto", "load.log")))
+  end
+
+  # The hello app's 50 ms page on one Puma thread: [summary, stderr, status].
+  def slow_soak(concurrency, out)
+    stdout, err, status = mallard("soak", File.join(APPS, "hello"), "--threads", "1", "--path", "/slow",
+                                  "--concurrency", concurrency, "--duration", "8", "--json", "--out",
+                                  File.join(@tmp, out))
+    [JSON.parse(stdout), err, status]
   end
 
   def assert_decided_or_budget_named(summary, err)
