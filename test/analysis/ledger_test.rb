@@ -167,6 +167,19 @@ class LedgerTest < Minitest::Test
                  result.ledger.parts.map(&:name)
   end
 
+  # glibc counting more than RSS has room for (its arena pages never touched): the malloc-in-use part is capped at
+  # what RSS leaves and follows RSS up, while glibc's own count of what the app holds stays flat. The app's memory is
+  # judged on that count: a batch script that keeps nothing was called undecided on the capped part.
+  def test_app_held_memory_is_judged_on_the_allocators_own_count_not_the_capped_part
+    result = Ledger.call(run_with(30) do |i|
+      { rss_kb: 60_000 + (100 * i), malloc_in_use_kb: 30_000 + (i.even? ? 50 : -50) }
+    end)
+    malloc = result.ledger.parts.find { |part| part.name == Parts::MALLOC }
+
+    assert_equal "growing", malloc.verdict, "the capped part follows RSS"
+    assert_equal "plateaued", result.app_held
+  end
+
   def test_processes_are_summed_and_each_gets_its_stacked_line
     records = run_with(30).ledger.flat_map { |record| [record, Mallard::Run::LedgerRecord.new(**record.to_h, pid: 2)] }
     run = gc_run
