@@ -63,7 +63,7 @@ module Mallard
         return unless budget
 
         runs = configs.size * (@rubies&.size || 1) * (@yjit&.size || 1) * @cli[:repeat]
-        @err.puts format("mallard: --until-decided: each run loads until it decides, at most %.0f s: up to %.0f " \
+        @err.puts format("mallard: --until-decided: each run loads until it decides, at most %.0f s: up to %.1f " \
                          "minutes of load for the %d runs planned", budget, runs * budget / 60.0, runs)
       end
 
