@@ -64,10 +64,9 @@ module Mallard
         return live_set if pauses.empty?
 
         minutes = load_minutes(run, window)
-        live_set.forced_gcs = pauses.size
-        live_set.forced_gc_ms = Statistics.median(pauses).round(2)
-        live_set.forced_gc_ms_per_min = (pauses.sum / minutes).round(2) if minutes.positive?
-        live_set
+        per_min = (pauses.sum / minutes).round(2) if minutes.positive?
+        Summary::LiveSet.new(**live_set.to_h, forced_gcs: pauses.size, forced_gc_ms: Statistics.median(pauses).round(2),
+                                              forced_gc_ms_per_min: per_min)
       end
 
       # A run killed before its load finished counts to its last sample.
