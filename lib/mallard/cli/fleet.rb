@@ -12,8 +12,8 @@ module Mallard
         median over the window; B against A as a % change with a 95% interval — the Hodges–Lehmann
         shift with the Mann–Whitney interval, called a difference only beyond ±#{format('%g', Analysis::Significance::NOISE_PCT)}%.
         Selectors are Prometheus label matchers: '{job="app",pod=~"web-a.*",role="worker"}'.
-        Metrics: #{(Experiments::Fleet::METRICS.keys - Experiments::Fleet::PARTS.keys).join(', ')} (default pss), or a part of
-        the memory ledger (which part of RSS differs): #{Experiments::Fleet::PARTS.keys.join(', ')}.
+        Metrics: #{(Probe::FleetQuery::METRICS.keys - Probe::FleetQuery::PARTS.keys).join(', ')} (default pss), or a part of
+        the memory ledger (which part of RSS differs): #{Probe::FleetQuery::PARTS.keys.join(', ')}.
 
         The fetched series and the summary are kept in a run directory (`mallard report DIR`).
         Exit status: 0 done (or within --fail-over), 1 failed --fail-over (B higher than A by more
@@ -42,7 +42,7 @@ module Mallard
         raise UsageError, "unexpected #{operands.first.inspect}" if operands.any?
 
         check_required
-        %i[a b].each { |side| Experiments::Fleet.query(@cli[:metric], @cli[side]) }
+        %i[a b].each { |side| Probe::FleetQuery.call(@cli[:metric], @cli[side]) }
         Probe::PrometheusApi.new(@cli[:prometheus])
       rescue OptionParser::ParseError, UsageError => e
         raise UsageError, "fleet: #{e.message} (see `mallard fleet --help`)"
@@ -51,9 +51,9 @@ module Mallard
       def check_required
         missing = { prometheus: "--prometheus URL", a: "--a SELECTOR", b: "--b SELECTOR" }.reject { |key, _| @cli[key] }
         raise UsageError, "give #{missing.values.join(', ')}" if missing.any?
-        return if Experiments::Fleet::METRICS.key?(@cli[:metric])
+        return if Probe::FleetQuery::METRICS.key?(@cli[:metric])
 
-        raise UsageError, "unknown --metric #{@cli[:metric]}; one of #{Experiments::Fleet::METRICS.keys.join(', ')}"
+        raise UsageError, "unknown --metric #{@cli[:metric]}; one of #{Probe::FleetQuery::METRICS.keys.join(', ')}"
       end
 
       def parser

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "readings"
+require_relative "metric_names"
 
 module Mallard
   module Exporter
@@ -24,7 +25,7 @@ module Mallard
       KIB = 1024
 
       def self.memory(member, help)
-        Family.new("ruby_process_#{member}_bytes", "gauge", "bytes", help,
+        Family.new(MetricNames.process_memory(member), "gauge", "bytes", help,
                    ->(snapshot) { snapshot.memory&.public_send(:"#{member}_kb")&.*(KIB) })
       end
 
@@ -47,7 +48,7 @@ module Mallard
 
       def self.memory_parts(snapshot)
         snapshot.readings.filter_map do |key, value|
-          [{ "part" => Readings.part_name(key) }, value] if key.start_with?(Readings::PART_PREFIX)
+          [{ MetricNames::PART_LABEL => Readings.part_name(key) }, value] if key.start_with?(Readings::PART_PREFIX)
         end
       end
 
@@ -73,15 +74,14 @@ module Mallard
                 "Objects promoted to the old generation (GC.stat old_objects)."),
         reading("ruby_gc_heap_allocated_pages", "gauge", "gc.heap_allocated_pages",
                 "Pages of the Ruby object heap (GC.stat heap_allocated_pages)."),
-        reading("ruby_malloc_in_use_bytes", "gauge", "malloc_in_use",
+        reading(MetricNames::MALLOC_IN_USE, "gauge", "malloc_in_use",
                 "Bytes the C allocator has handed out and not freed (jemalloc stats.allocated, glibc mallinfo2 " \
                 "uordblks + hblkhd, tcmalloc generic.current_allocated_bytes).", unit: "bytes"),
         Family.new("ruby_malloc_stat_bytes", "gauge", "bytes", "The allocator's own statistics, by its own names " \
                                                                "(glibc mallinfo2.*, jemalloc stats.*, tcmalloc).",
                    method(:malloc_statistics)),
-        Family.new("ruby_memory_part_bytes", "gauge", "bytes",
-                   "RSS in the parts of mallard's memory ledger: ruby live objects, ruby free slots, ruby transient " \
-                   "heap, malloc in use, malloc held free, file-backed, stacks, YJIT code, unexplained.",
+        Family.new(MetricNames::MEMORY_PART, "gauge", "bytes",
+                   "RSS in the parts of mallard's memory ledger: #{Analysis::LedgerParts::NAMES.join(', ')}.",
                    method(:memory_parts)),
         reading("ruby_malloc_trims", "counter", "trims", "malloc_trim(0) calls by mallard/trim (glibc-trim)."),
         Family.new("ruby_allocator", "info", nil, "The malloc the process really runs, as `mallard doctor` reads it " \

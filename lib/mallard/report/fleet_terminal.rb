@@ -33,7 +33,7 @@ module Mallard
       private
 
       def metric_name
-        part = Experiments::Fleet::PARTS[@summary.metric]
+        part = Probe::FleetQuery::PARTS[@summary.metric]
         return "the memory ledger's #{part}" if part
 
         METRIC_NAMES.fetch(@summary.metric, Text.printable(@summary.metric))

@@ -1,0 +1,19 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Exporter
+    # The names of the families that are read back, in one place: Exposition writes them and `mallard fleet` asks
+    # Prometheus for them (Probe::FleetQuery), so the two cannot drift apart.
+    module MetricNames
+      MALLOC_IN_USE = "ruby_malloc_in_use_bytes"
+      # The memory ledger's parts, one series per part, its name (Analysis::LedgerParts) in this label.
+      MEMORY_PART = "ruby_memory_part_bytes"
+      PART_LABEL = "part"
+
+      module_function
+
+      # A process's memory from /proc: rss, pss, uss or swap, in bytes.
+      def process_memory(member) = "ruby_process_#{member}_bytes"
+    end
+  end
+end

@@ -1,0 +1,52 @@
+# frozen_string_literal: true
+
+require_relative "../exporter/metric_names"
+require_relative "../analysis/ledger_parts"
+
+module Mallard
+  module Probe
+    # What `mallard fleet` asks Prometheus: one of the exporter's per-process series (Exporter::MetricNames) by its
+    # --metric name, under a label selector checked matcher by matcher before anything is asked, at a step
+    # Prometheus accepts.
+    module FleetQuery
+      LEDGER = Analysis::LedgerParts
+      NAMES = Exporter::MetricNames
+      private_constant :LEDGER, :NAMES
+      # The memory ledger's parts as --metric names.
+      PARTS = { "ruby-live" => LEDGER::LIVE, "ruby-free" => LEDGER::FREE_SLOTS, "ruby-transient" => LEDGER::TRANSIENT,
+                "malloc-used" => LEDGER::MALLOC, "malloc-held" => LEDGER::HELD, "file" => LEDGER::FILE,
+                "stacks" => LEDGER::STACKS, "yjit" => LEDGER::YJIT, "unexplained" => LEDGER::UNEXPLAINED }.freeze
+      # --metric: the exporter's per-process families, all in bytes; a ledger part is its family's series with that
+      # part's label.
+      METRICS = { "pss" => NAMES.process_memory("pss"), "rss" => NAMES.process_memory("rss"),
+                  "uss" => NAMES.process_memory("uss"), "malloc" => NAMES::MALLOC_IN_USE }
+                .merge(PARTS.transform_values { |part| %(#{NAMES::MEMORY_PART}{#{NAMES::PART_LABEL}="#{part}"}) })
+                .freeze
+      MATCHER = /\A\s*[a-zA-Z_][a-zA-Z0-9_]*\s*(=~|!~|!=|=)\s*"(?:[^"\\]|\\.)*"\s*\z/
+      # Prometheus refuses a range query of more than 11,000 points per series.
+      MAX_POINTS = 1_000
+
+      module_function
+
+      # "{job="a",role="worker"}" or its inside: the matchers, checked one by one (before anything is asked), so a
+      # typo is a usage error rather than a query that silently selects something else.
+      # @param metric [String] a key of METRICS
+      # @return [String] the query
+      # @raise [UsageError]
+      def call(metric, selector)
+        inside = selector.to_s.strip.delete_prefix("{").delete_suffix("}")
+        matchers = inside.scan(/(?:[^,"]|"(?:[^"\\]|\\.)*")+/)
+        if matchers.empty? || !matchers.all? { |matcher| matcher.match?(MATCHER) }
+          raise UsageError, "#{selector.inspect} is not a Prometheus label selector; give matchers such as " \
+                            "'{job=\"app\",role=\"worker\"}'"
+        end
+
+        name, fixed = METRICS.fetch(metric).delete_suffix("}").split("{", 2)
+        "#{name}{#{[fixed, *matchers.map(&:strip)].compact.join(',')}}"
+      end
+
+      # Seconds between points: the window cut into at most MAX_POINTS, never finer than a second.
+      def step_for(since_s) = [(since_s.to_f / MAX_POINTS).ceil, 1].max.to_f
+    end
+  end
+end
