@@ -171,7 +171,7 @@ module Mallard
         yjit = yjit_problem(row)
         return fail_row(row, yjit, []) if yjit
 
-        figures = figures(summary)
+        figures = Analysis::RunFigures.of(summary)
         return accept(row, figures, summary) if summary.valid?
 
         row.invalid_runs << figures
@@ -182,7 +182,7 @@ module Mallard
       # A complete run without the agent: kept when it is a measurement; either way the comparison goes on.
       def record_agent_off(row, summary)
         @reporter.run_finished(label: row.label, summary: summary)
-        figures = figures(summary)
+        figures = Analysis::RunFigures.of(summary)
         return @agent_off = figures if figures.valid?
 
         @reporter.run_invalid(label: row.label, problems: figures.problems)
@@ -252,21 +252,6 @@ module Mallard
           row.failure = { reason: reason, output_tail: output_tail }
         end
         @reporter.run_failed(label: row.label, reason: reason)
-      end
-
-      # What the comparison needs of one run; the full summary stays in the run's own directory.
-      # Throughput, latency, errors and CPU are the run's headline: a job worker's are its jobs'.
-      def figures(summary)
-        memory = summary.memory
-        work = Analysis::Headline.of(summary)
-        Summary::RunFigures.new(
-          steady_rss_kb: memory.steady_rss_kb, steady_pss_kb: memory.steady_pss_kb, peak_rss_kb: memory.peak_rss_kb,
-          processes: memory.processes, rps: work.rate, p50_ms: work.latency_ms&.p50, p99_ms: work.latency_ms&.p99,
-          errors: work.errors, run_dir: summary.run_dir, verdict: summary.verdict&.memory,
-          live_set_verdict: summary.verdict&.live_set, problems: summary.validity&.problems || [],
-          cpu_ms_per_request: work.cpu_ms_per_unit,
-          ledger_kb: summary.ledger&.parts&.to_h { |part| [part.name, part.kb] }
-        )
       end
 
       def finish(outcome)

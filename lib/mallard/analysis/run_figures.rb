@@ -1,0 +1,26 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Analysis
+    # What a comparison keeps of one of its soaks (Summary::RunFigures); the full summary stays in the soak's own
+    # directory. Throughput, latency, errors and CPU are the run's headline (Headline): a job worker's are its jobs'.
+    module RunFigures
+      module_function
+
+      # @param summary [Summary::Soak]
+      # @return [Summary::RunFigures]
+      def of(summary)
+        memory = summary.memory
+        work = Headline.of(summary)
+        Summary::RunFigures.new(
+          steady_rss_kb: memory.steady_rss_kb, steady_pss_kb: memory.steady_pss_kb, peak_rss_kb: memory.peak_rss_kb,
+          processes: memory.processes, rps: work.rate, p50_ms: work.latency_ms&.p50, p99_ms: work.latency_ms&.p99,
+          errors: work.errors, run_dir: summary.run_dir, verdict: summary.verdict&.memory,
+          live_set_verdict: summary.verdict&.live_set, problems: summary.validity&.problems || [],
+          cpu_ms_per_request: work.cpu_ms_per_unit,
+          ledger_kb: summary.ledger&.parts&.to_h { |part| [part.name, part.kb] }
+        )
+      end
+    end
+  end
+end
