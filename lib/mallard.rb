@@ -29,6 +29,7 @@ require_relative "mallard/probe/fleet_query"
 
 require_relative "mallard/allocators/library_finder"
 require_relative "mallard/allocators/detection"
+require_relative "mallard/allocators/deploy_effort"
 require_relative "mallard/allocators/allocator"
 require_relative "mallard/allocators/catalog"
 

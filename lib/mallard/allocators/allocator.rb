@@ -55,13 +55,13 @@ module Mallard
                                               "glibc's own limit there)")
       end
 
-      # How much a deployment must change to run this configuration, least first: nothing, an environment variable,
-      # a file of mallard's loaded into the app, a library to install and preload.
+      # How much a deployment must change to run this configuration (DeployEffort): nothing, an environment
+      # variable, a file of mallard's loaded into the app, a library to install and preload.
       def deploy_effort
-        return 3 unless sonames.empty?
-        return 2 unless ruby_requires.empty?
+        return DeployEffort::LIBRARY unless sonames.empty?
+        return DeployEffort::MALLARD_FILE unless ruby_requires.empty?
 
-        settings.empty? ? 0 : 1
+        settings.empty? ? DeployEffort::NOTHING : DeployEffort::ENVIRONMENT
       end
 
       def library_path

@@ -276,17 +276,8 @@ module Mallard
                          unavailable_reason: allocator.unavailable_reason,
                          verified: row.failure.nil? && row.runs.any?, failed: row.failure && row.failure[:reason],
                          output_tail: row.failure && row.failure[:output_tail], runs: row.runs,
-                         deploy_effort: deploy_effort(row), ruby: row.ruby&.to_h, yjit: row.yjit,
-                         invalid_runs: row.invalid_runs)
-      end
-
-      # Another Ruby than the baseline's is the most a deployment can change; YJIT turned on takes a variable.
-      def deploy_effort(row)
-        baseline = @rows.first
-        efforts = [row.allocator.deploy_effort]
-        efforts << Analysis::Recommendation::RUBY_CHANGE if row.ruby && row.ruby.path != baseline.ruby&.path
-        efforts << Analysis::Recommendation::ENVIRONMENT if row.yjit == "on" && baseline.yjit != "on"
-        efforts.max
+                         deploy_effort: Allocators::DeployEffort.of(row, baseline: @rows.first),
+                         ruby: row.ruby&.to_h, yjit: row.yjit, invalid_runs: row.invalid_runs)
       end
 
       def write_meta

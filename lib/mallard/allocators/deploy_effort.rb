@@ -1,0 +1,29 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Allocators
+    # How much a deployment must change to run a configuration, least first; Report::Words::DEPLOYS words each
+    # level, and the recommendation prefers the least between configurations it cannot tell apart.
+    module DeployEffort
+      NOTHING = 0
+      ENVIRONMENT = 1
+      MALLARD_FILE = 2
+      LIBRARY = 3
+      RUBY_CHANGE = 4
+
+      module_function
+
+      # A row of a comparison against its baseline: its allocator's effort (Allocator#deploy_effort), or more where
+      # it changes more. Another Ruby than the baseline's is the most a deployment can change; YJIT turned on takes
+      # a variable.
+      # @param row, baseline [#allocator, #ruby, #yjit] ruby: a Target::SubjectRuby or nil; yjit: "on", "off" or nil
+      # @return [Integer] one of the levels above
+      def of(row, baseline:)
+        efforts = [row.allocator.deploy_effort]
+        efforts << RUBY_CHANGE if row.ruby && row.ruby.path != baseline.ruby&.path
+        efforts << ENVIRONMENT if row.yjit == "on" && baseline.yjit != "on"
+        efforts.max
+      end
+    end
+  end
+end
