@@ -168,7 +168,7 @@ module Mallard
         return fail_row(row, summary.reason, []) unless summary.complete?
         return record_agent_off(row, summary) if row.is_a?(AgentOff)
 
-        yjit = yjit_problem(row)
+        yjit = row.yjit && Target::SubjectRuby.yjit_mismatch(row.yjit, summary.ruby || {})
         return fail_row(row, yjit, []) if yjit
 
         figures = Analysis::RunFigures.of(summary)
@@ -196,19 +196,6 @@ module Mallard
         retry_run(row, 1) if @retries[row.label].zero?
       end
 
-      # YJIT as the app saw itself at its end (meta.json's subject_ruby; at its boot when a process killed at the end
-      # could not say): an initializer may turn it on whatever the environment said, and then the row is not what
-      # it claims.
-      def yjit_problem(row)
-        return unless row.yjit
-
-        ruby = Run::SoakReader.read(@last_run_dir).meta.subject_ruby || {}
-        seen = ruby.fetch("yjit_at_end", nil).then { |at_end| at_end.nil? ? ruby["yjit_at_boot"] : at_end }
-        return if seen == (row.yjit == "on")
-
-        "YJIT was #{{ true => 'on', false => 'off' }.fetch(seen, 'not reported')} in the app, not #{row.yjit}"
-      end
-
       def accept(row, figures, summary)
         row.runs << figures
         @reporter.run_finished(label: row.label, summary: summary)
@@ -224,7 +211,7 @@ module Mallard
       end
 
       def soak(row, index)
-        run_dir = @last_run_dir = Run::Directory.create(command: "soak", out: @run_dir.file(run_name(row, index)))
+        run_dir = Run::Directory.create(command: "soak", out: @run_dir.file(run_name(row, index)))
         options = @options.dup.tap do |o|
           o.allocator = row.allocator.name
           o.agent = !row.is_a?(AgentOff)

@@ -78,6 +78,19 @@ module Mallard
         @subject_env ||= env(ext_dir: ExtensionBuild.new(ruby: @path).call)
       end
 
+      # Whether the app ran with YJIT as --yjit asked: as it saw itself at its end, else at its boot when a process
+      # killed at the end could not say. An initializer may turn YJIT on whatever the environment said, and then a
+      # run is not what it claims.
+      # @param mode [String] "on" or "off"
+      # @param inside [Hash] meta.json's subject_ruby (#to_h with Analysis::RubyFigures.inside)
+      # @return [String, nil] why the run is not what it claims; nil when it is
+      def self.yjit_mismatch(mode, inside)
+        seen = inside.fetch("yjit_at_end", nil).then { |at_end| at_end.nil? ? inside["yjit_at_boot"] : at_end }
+        return if seen == (mode == "on")
+
+        "YJIT was #{{ true => 'on', false => 'off' }.fetch(seen, 'not reported')} in the app, not #{mode}"
+      end
+
       # For meta.json: the Ruby as asked from outside; YJIT on or off is read from inside the app (the agent).
       def to_h
         { "path" => @path, "version" => @version, "description" => @description, "yjit_built" => @yjit_built,
