@@ -11,6 +11,7 @@ require_relative "support/diagnoses"
 require_relative "support/run_directories"
 require_relative "support/cli_runs"
 require_relative "support/redis_servers"
+require_relative "support/comparison_rows"
 
 # In CI every tool is installed by `bin/setup --test`, so a test that skips for a missing one hides a broken
 # install: there a skip fails.

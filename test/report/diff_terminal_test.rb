@@ -17,11 +17,11 @@ class DiffTerminalTest < Minitest::Test
                          ROW.merge("name" => "single", "ci" => nil, "significant" => false, "finding" => "no_interval",
                                    "note" => "no interval: fewer than 6 steady-state samples in A")])
 
-    assert_match(/^  rose\s+122\.2 MiB\s+127\.9 MiB\s+\+4\.7%\s+\+2\.1 … \+7\.4\s+significant: worse$/, text)
+    assert_match(/^  rose\s+122\.2 MiB\s+127\.9 MiB\s+\+4\.7% \(\+2\.1 … \+7\.4\)\s+significant: worse$/, text)
     assert_match(/^  fell .*significant: better$/, text)
     assert_match(/^  small .*not clear of ±1% noise$/, text)
     assert_match(/^  flat .*no detectable difference$/, text)
-    assert_match(/^  single .*\+4\.7%\s+—\s+no interval: fewer than 6 steady-state samples in A$/, text)
+    assert_match(/^  single .*\+4\.7%\s+no interval: fewer than 6 steady-state samples in A$/, text)
     assert_includes text, "Welch's t on the logs of each run's steady-window batch means (A 4, B 4 batches)"
   end
 

@@ -12,19 +12,15 @@ module Mallard
 
       def for(cpus) = PER_CPU * cpus
 
-      # What a comparison's glibc rows allowed, against what production may.
+      # How a comparison's glibc rows were sized, to set against what production may allow; nil when not known.
       # @param production_cpus [Integer, nil] --production-cpus, when the rows were sized for it
       # @param subject_cpus [Integer, nil] the CPUs the subject saw here
-      def comparison_note(production_cpus:, subject_cpus:)
-        if production_cpus
-          return "glibc's rows were sized as on #{production_cpus} CPUs (up to #{self.for(production_cpus)} arenas, " \
-                 "MALLOC_ARENA_MAX set to glibc's own limit there)."
-        end
-        return unless subject_cpus
+      # @return [Summary::ArenaSizing, nil]
+      def comparison_sizing(production_cpus:, subject_cpus:)
+        cpus = production_cpus || subject_cpus
+        return unless cpus
 
-        "glibc's rows could create up to #{self.for(subject_cpus)} arenas here (8 per CPU, #{subject_cpus} CPUs); " \
-          "in production a process may create 8 per CPU its host shows it, so pass --production-cpus N to size " \
-          "them as there."
+        Summary::ArenaSizing.new(production_cpus: production_cpus, subject_cpus: subject_cpus, arenas: self.for(cpus))
       end
 
       # doctor's advice for a glibc process with threads and no limit.

@@ -21,9 +21,9 @@ module Mallard
         comparison = Comparison.call(rows, baseline: rows.first&.name || "glibc")
         outcome = judged_outcome(outcome, comparison)
         Summary::Compare.new(schema_version: Run::Directory::SCHEMA_VERSION, kind: "compare", **outcome.to_h,
-                             run_dir: run_dir, target: target, baseline: comparison[:baseline],
-                             metric: comparison[:metric], configs: comparison[:configs],
-                             recommendation: recommendation(outcome, comparison, target, production_cpus, cpu_layout),
+                             run_dir: run_dir, target: target, baseline: comparison.baseline,
+                             metric: comparison.metric, configs: comparison.configs,
+                             recommendation: recommendation(outcome, comparison, production_cpus, cpu_layout),
                              rows: rows, resolution: resolution(comparison, until_resolved), cpu_layout: cpu_layout,
                              agent_cost: agent_cost(rows, agent_off, agent_off_lost))
       end
@@ -36,7 +36,7 @@ module Mallard
       end
 
       def resolution(comparison, pct)
-        Resolution.call(comparison[:configs], pct: pct, baseline: comparison[:baseline]) if pct
+        Resolution.call(comparison.configs, pct: pct, baseline: comparison.baseline) if pct
       end
 
       # The summary of a stored comparison. Its figures come from its soak runs' summaries as they ended, so a
@@ -64,24 +64,25 @@ module Mallard
 
       # A comparison that finished with no valid run at all measured nothing: a failed measurement.
       def judged_outcome(outcome, comparison)
-        return outcome unless outcome.complete? && comparison[:configs].none? { |config| config.repeats.positive? }
+        return outcome unless outcome.complete? && comparison.configs.none? { |config| config.repeats.positive? }
 
         Run::Outcome.failed("no_valid_runs", "no configuration has a valid run: nothing was measured")
       end
 
       # No verdict from a failed measurement.
-      # With what glibc's rows allowed against production (ArenaLimit), said where glibc takes part.
-      def recommendation(outcome, comparison, target, production_cpus, cpu_layout)
+      # With how glibc's rows were sized against production (ArenaLimit), where glibc takes part.
+      def recommendation(outcome, comparison, production_cpus, cpu_layout)
         return if outcome.status == "failed"
 
-        recommended = Recommendation.call(comparison, jobs: target&.jobs?)
-        arenas = ArenaLimit.comparison_note(production_cpus: production_cpus, subject_cpus: cpu_layout&.subject_cpus)
-        recommended[:reason] = "#{recommended[:reason]} #{arenas}" if arenas && glibc_compared?(comparison)
-        Summary::Recommendation.from_h(recommended)
+        recommended = Recommendation.call(comparison)
+        return recommended unless glibc_compared?(comparison)
+
+        recommended.with(arenas: ArenaLimit.comparison_sizing(production_cpus: production_cpus,
+                                                              subject_cpus: cpu_layout&.subject_cpus))
       end
 
       def glibc_compared?(comparison)
-        comparison[:configs].any? { |config| config.name.start_with?("glibc") && config.repeats.positive? }
+        comparison.configs.any? { |config| config.name.start_with?("glibc") && config.repeats.positive? }
       end
 
       private_class_method :agent_cost, :resolution, :without_summary, :judged_outcome, :recommendation,

@@ -13,12 +13,18 @@ module Mallard
     module Comparison
       STEADY = { pss_kb: "steady_pss_kb", rss_kb: "steady_rss_kb" }.freeze
 
+      # What a comparison found, for the recommendation to decide on: the baseline's name, the memory metric
+      # ("steady_pss_kb" or "steady_rss_kb"), the configurations (Summary::Config), the names no other beats (front),
+      # the others with who beats them (name => Beating), and each measured configuration's figures by repeat
+      # (series: name => { memory:, rps:, p99:, cpu: }), for pairs of configurations set against each other.
+      Result = Struct.new(:baseline, :metric, :configs, :front, :beaten, :series, keyword_init: true)
+      # One configuration out of the front: the first that beats it, and the figures it is better on (ParetoFront).
+      Beating = Struct.new(:by, :on, keyword_init: true)
+
       module_function
 
       # @param rows [Array<Summary::Row>] one per configuration
-      # @return [Hash] { baseline:, metric: ("steady_pss_kb" or "steady_rss_kb"), configs: [Summary::Config], front:
-      #   [names no other beats], beaten: { name => { by:, on: } } (ParetoFront), series: { name => figures by
-      #   repeat }, for pairs of configurations set against each other }
+      # @return [Result]
       def call(rows, baseline: "glibc")
         metric = STEADY.fetch(MemoryMetric.for(rows.flat_map { |row| row.runs.map(&:processes) }))
         reference = rows.find { |row| row.name == baseline }
@@ -27,8 +33,8 @@ module Mallard
         configs = rows.map { |row| config(row, metric, row.equal?(reference) ? nil : reference_series) }
         measured = measured_series(rows, metric)
         beaten = ParetoFront.beaten(measured)
-        { baseline: baseline, metric: metric, configs: configs, front: ParetoFront.call(measured, beaten),
-          beaten: beaten, series: measured }
+        Result.new(baseline: baseline, metric: metric, configs: configs, front: ParetoFront.call(measured, beaten),
+                   beaten: beaten.transform_values { |found| Beating.new(**found) }, series: measured).freeze
       end
 
       # The series of the configurations measured as named: what the front (ParetoFront) is drawn from.

@@ -11,74 +11,82 @@ module Mallard
     # so noise in req/s cannot veto a real saving. Memory comes first (mallard is asked which configuration
     # shrinks the app), but gains are reported as well as costs: when configurations trade memory against
     # throughput, latency or CPU, the trade-offs list each one no other beats, with what it gains and gives up,
-    # and the reason says why the recommended one was chosen over them.
+    # and the recommendation says which of them memory came before.
+    #
+    # The decision is data (Summary::Recommendation: the winner, the rejected with the figures that rejected each,
+    # the rivals set against it, the trade-offs as changes, the deploy effort that broke a tie); its sentences are
+    # Report::RecommendationSentences'. A new axis adds rows and effort levels, not sentences here.
     module Recommendation
-      MINUS = "−"
-      METRIC_LABELS = { "steady_pss_kb" => "steady-state PSS", "steady_rss_kb" => "steady-state RSS" }.freeze
-      # What throughput and p99 latency are of: requests, or a job worker's jobs and their wait in the queue.
-      WORK = { rate: "req/s", latency: "p99 latency", cpu: "CPU per request" }.freeze
-      JOB_WORK = { rate: "jobs/s", latency: "p99 queue wait", cpu: "CPU per job" }.freeze
-      # Each figure of a comparison's row against the baseline: its change, interval, significance, which way is
-      # better, and its label's key.
       # What each deploy effort (Allocators::Allocator#deploy_effort, and RUBY_CHANGE for another Ruby than the
-      # baseline's) asks of a deployment.
-      DEPLOYS = ["nothing to change", "an environment variable", "a file of mallard's loaded into the app",
-                 "a library to install and preload", "another Ruby to install"].freeze
-      # ParetoFront's figure keys, as WORK's.
-      FIGURE_WORK = { memory: :memory, rps: :rate, p99: :latency, cpu: :cpu }.freeze
+      # baseline's) asks of a deployment, from nothing to change (0): Report::Words::DEPLOYS words each level.
       ENVIRONMENT = 1
       RUBY_CHANGE = 4
+      # Each figure of a Summary::Versus: its change, interval, significance, which way is better, and its name.
       FIGURES = [%i[rss_pct rss_pct_ci significant lower memory],
                  %i[rps_pct rps_pct_ci rps_significant higher rate],
                  %i[p99_pct p99_pct_ci p99_significant lower latency],
                  %i[cpu_pct cpu_pct_ci cpu_significant lower cpu]].freeze
+      # ParetoFront's figure keys, by the names FIGURES gives them.
+      PARETO_FIGURES = { memory: "memory", rps: "rate", p99: "latency", cpu: "cpu" }.freeze
 
       module_function
 
-      # @param comparison [Hash] as returned by Comparison.call
-      # @param jobs [Boolean] a job worker's comparison
-      # @return [Hash] { name:, reason:, rejected: [{ name:, why: }], trade_offs: [{ name:, gains:, costs: }] } (how
-      #   to deploy it is the views' to render, from the catalog: Report::DeploySnippets)
-      def call(comparison, jobs: false)
-        baseline = comparison[:baseline]
-        return without_baseline(baseline) unless usable_baseline?(comparison)
+      # @param comparison [Comparison::Result]
+      # @return [Summary::Recommendation]
+      def call(comparison)
+        baseline = comparison.baseline
+        unless usable_baseline?(comparison)
+          return Summary::Recommendation.new(baseline: baseline, ending: "no_baseline", rejected: [], trade_offs: [],
+                                             rivals: [])
+        end
 
-        work = (jobs ? JOB_WORK : WORK).merge(memory: METRIC_LABELS.fetch(comparison[:metric]))
-        front = comparison[:front] || comparison[:configs].map { |config| config[:name] }
-        winner, rejected, passed_over = weigh(comparison, front, work)
-        trade_offs = trade_offs(comparison, front, work)
-        return none(baseline, rejected).merge(trade_offs: trade_offs) unless winner
+        front = comparison.front || comparison.configs.map(&:name)
+        winner, rejected = weigh(comparison, front)
+        trade_offs = trade_offs(comparison, front)
+        return without_winner(baseline, rejected, trade_offs) unless winner
 
-        winner, against, tied = against_rivals(comparison, winner, front, work)
+        chosen, rivals = against_rivals(comparison, winner, front)
+        decided(comparison, chosen, rejected, trade_offs, rivals)
+      end
+
+      def decided(comparison, chosen, rejected, trade_offs, rivals)
+        versus = chosen.vs_baseline
         # A rival tied on memory is weighed in its own sentence, not as one that memory came before.
-        weighed = trade_offs.reject { |entry| tied && entry[:name] == tied[:name] }
-        { name: winner[:name], reason: winning_reason(comparison, winner, passed_over, work, weighed) + against,
-          rejected: rejected, trade_offs: trade_offs }
+        tied = rivals.find { |rival| rival.relation == "tied" }&.name
+        Summary::Recommendation.new(
+          name: chosen.name, baseline: comparison.baseline, saving: move("memory", versus.rss_pct, versus.rss_pct_ci),
+          unharmed: unharmed(versus), deploy_effort: effort(chosen), rejected: rejected, trade_offs: trade_offs,
+          rivals: rivals, alternatives: alternatives(trade_offs, chosen.name, tied)
+        )
+      end
+
+      def without_winner(baseline, rejected, trade_offs)
+        Summary::Recommendation.new(baseline: baseline, ending: rejected.empty? ? "no_saving" : "costs", rivals: [],
+                                    rejected: rejected, trade_offs: trade_offs)
       end
 
       # The winner set against its rivals, each memory to memory: the other candidates without a measured cost that
       # nothing beats (the front), least memory first, else the next candidate without a measured cost. Of two in the
       # front whose memory is not told apart, the one with less to deploy is recommended (with as much, the one with
-      # the lower median, which came first), and the sentence says why, and whether they differ elsewhere (what each
-      # gained against the other). A beaten one is never preferred so: a demo's glibc-arena2, its memory not told from
-      # jemalloc-tuned's but its req/s 8% lower, had been recommended as "the smaller change" and listed as passed
-      # over in the same sentence. Every rival is named, not only the next: a third configuration in the front had
-      # appeared only with its gains against the baseline.
-      # @return [Array(config, String, config)] the configuration to recommend, what the comparison found (or ""), and
-      #   the one it was tied with on memory (nil when none was)
-      def against_rivals(comparison, winner, front, work)
-        rivals = rivals(comparison, winner, front, work)
-        tie = rivals.find { |rival| front.include?(rival[:name]) && memory_tie?(rival, winner) }
+      # the lower median, which came first), and whether they differ elsewhere is kept (what each gained against the
+      # other). A beaten one is never preferred so: a demo's glibc-arena2, its memory not told from jemalloc-tuned's
+      # but its req/s 8% lower, had been recommended as "the smaller change" and listed as passed over at once. Every
+      # rival is set against it, not only the next: a third configuration in the front had appeared only with its
+      # gains against the baseline.
+      # @return [Array(Summary::Config, Array<Summary::Rival>)] the configuration to recommend, and its rivals
+      def against_rivals(comparison, winner, front)
+        rivals = rivals(comparison, winner, front)
+        tie = rivals.find { |rival| front.include?(rival.name) && memory_tie?(rival, winner) }
         chosen, other = tie && effort(tie) < effort(winner) ? [tie, winner] : [winner, tie]
-        sentences = rivals.map do |rival|
-          rival.equal?(tie) ? tied(comparison, chosen, other, work) : against(comparison, chosen, rival, front, work)
+        set = rivals.filter_map do |rival|
+          rival.equal?(tie) ? tied(comparison, chosen, other) : against(comparison, chosen, rival, front)
         end
-        [chosen, sentences.join, other]
+        [chosen, set]
       end
 
-      def rivals(comparison, winner, front, work)
-        others = candidates(comparison).select { |config| config[:name] != winner[:name] && costs(config, work).nil? }
-        in_front = others.select { |config| front.include?(config[:name]) }
+      def rivals(comparison, winner, front)
+        others = candidates(comparison).select { |config| config.name != winner.name && costs(config).empty? }
+        in_front = others.select { |config| front.include?(config.name) }
         in_front.empty? ? others.first(1) : in_front
       end
 
@@ -88,249 +96,154 @@ module Mallard
         change.ci && !change.significant
       end
 
-      # Of two not told apart on memory, the chosen one (less to deploy, else the lower median) and why.
-      def tied(comparison, chosen, other, work)
-        differences = differences(comparison, other, chosen, work)
-        trade = differences.empty? ? "" : ": choose #{other[:name]} instead if that matters more here"
-        "#{not_told_apart(other, chosen, differences, work)}; #{chosen[:name]} is recommended " \
-          "#{deploys(chosen, other)}#{trade}."
+      # Of two not told apart on memory, the one not chosen (less to deploy, else the lower median chose).
+      def tied(comparison, chosen, other)
+        rival(other, chosen, "tied", differences: differences(comparison, other, chosen))
       end
 
-      # " jemalloc's memory was not told apart from glibc-arena2's (…), nor was any other figure", or, when each is
-      # better on another figure, "…, though they differ elsewhere: …". Not "about as much": a wide interval leaves
-      # a large median difference unresolved (a demo's +24%, −2.1 … +58).
-      # differences: #differences of the pair.
-      def not_told_apart(rival, chosen, differences, work)
-        memory = " #{rival[:name]}'s memory was not told apart from #{chosen[:name]}'s " \
-                 "(#{measured(rival, chosen, work)})"
-        return "#{memory}, nor was any other figure" if differences.empty?
-
-        "#{memory}, though they differ elsewhere: #{differences.join(', and ')}"
-      end
-
-      # ["jemalloc gained −9.1% p99 latency (95% CI …) against glibc-arena2", "glibc-arena2 gained …"]: what each of
-      # the pair is better on than the other, pair against pair, memory aside.
-      def differences(comparison, one, other, work)
-        mine, theirs = comparison.fetch(:series, {}).values_at(one[:name], other[:name])
+      # What each of the pair is better on than the other, pair against pair, memory aside.
+      def differences(comparison, one, other)
+        mine, theirs = comparison.series.to_h.values_at(one.name, other.name)
         return [] unless mine && theirs
 
         [[one, other, mine, theirs], [other, one, theirs, mine]].filter_map do |better, worse, its, against|
-          gains = gains(its, against, work)
-          "#{better[:name]} gained #{gains.join(' and ')} against #{worse[:name]}" unless gains.empty?
+          gains = gains(its, against)
+          Summary::Difference.new(better: better.name, worse: worse.name, on: gains) unless gains.empty?
         end
       end
 
-      # The figures other than memory that one series is better on than another, as sentences' changes.
-      def gains(series, against, work) = figure_changes(ParetoFront.gains(series, against).except(:memory), work)
+      # The figures other than memory that one series is better on than another.
+      def gains(series, against) = pareto_moves(ParetoFront.gains(series, against).except(:memory))
 
-      # ParetoFront's changes by figure key, as "−12% req/s (95% CI …)".
-      def figure_changes(changes, work)
-        changes.map { |key, found| change(found.pct, found.ci, work[FIGURE_WORK.fetch(key)]) }
+      def pareto_moves(changes)
+        changes.map { |key, found| move(PARETO_FIGURES.fetch(key), found.pct, found.ci) }
       end
 
-      # The rival's memory against the chosen one's, and what it gained for what it used. Nothing when its memory was
+      # The rival's memory against the chosen one's, and what it gained for what it used. None when its memory was
       # not told apart and it is not in the front: one beaten is passed over already, and one after the winner in
-      # memory lost nothing worth a sentence.
-      def against(comparison, chosen, rival, front, work)
+      # memory lost nothing worth saying.
+      def against(comparison, chosen, rival, front)
         change = memory_change(rival, chosen)
-        return "" unless change.ci && (change.significant || front.include?(rival[:name]))
+        return unless change.ci && (change.significant || front.include?(rival.name))
         unless change.significant
-          return "#{not_told_apart(rival, chosen, differences(comparison, rival, chosen, work), work)}."
+          return rival(rival, chosen, "not_told_apart", differences: differences(comparison, rival, chosen))
         end
 
-        " #{chosen[:name]} also used less than #{rival[:name]} (#{measured(rival, chosen, work)})." \
-          "#{rival_gains(comparison, rival, chosen, work)}"
+        rival(rival, chosen, "used_more", gains: rival_gains(comparison, rival, chosen))
+      end
+
+      def rival(config, chosen, relation, differences: [], gains: [])
+        found = memory_change(config, chosen)
+        Summary::Rival.new(name: config.name, relation: relation, deploy_effort: effort(config),
+                           memory: move("memory", found.pct, found.ci), differences: differences, gains: gains)
       end
 
       def memory_change(rival, chosen) = Change.call(memory_values(rival), memory_values(chosen))
 
-      # "glibc-arena2 against jemalloc: +0.4% steady-state RSS (95% CI …)"
-      def measured(rival, chosen, work)
-        found = memory_change(rival, chosen)
-        "#{rival[:name]} against #{chosen[:name]}: #{change(found.pct, found.ci, work[:memory])}"
-      end
-
       # What a rival in the front gained against the chosen one, pair against pair (it is in the front, so it is
       # better on some figure, or alike): a demo's jemalloc-tuned, 9% larger than glibc-arena2, served 27% more
-      # req/s than it, which against the baseline alone did not resolve. Said only when its gains against the
-      # baseline did not already say it (other_sides).
-      def rival_gains(comparison, rival, chosen, work)
-        mine, theirs = comparison.fetch(:series, {}).values_at(rival[:name], chosen[:name])
-        return "" unless mine && theirs
-        return "" if moves(rival[:vs_baseline], work, better: true).any? { |label, _| label != :memory }
+      # req/s than it, which against the baseline alone did not resolve. Kept only when its gains against the
+      # baseline did not already show it.
+      def rival_gains(comparison, rival, chosen)
+        mine, theirs = comparison.series.to_h.values_at(rival.name, chosen.name)
+        return [] unless mine && theirs
+        return [] if moves(rival.vs_baseline, better: true).any? { |found| found.figure != "memory" }
 
-        gains = gains(mine, theirs, work)
-        return "" if gains.empty?
-
-        " For that memory #{rival[:name]} gained #{gains.join(' and ')} against it: choose it instead if that " \
-          "matters more here."
+        gains(mine, theirs)
       end
 
-      def memory_values(config) = Array(config[:steady_rss_kb]&.values)
+      def memory_values(config) = Array(config.steady_rss_kb&.values)
 
       # Older summaries did not record it, and predate Ruby as a configuration: as much as an allocator can need.
-      def effort(config) = config[:deploy_effort] || (RUBY_CHANGE - 1)
+      def effort(config) = config.deploy_effort || (RUBY_CHANGE - 1)
 
-      # Why the chosen one of two not told apart on memory: the smaller change to deploy, else (it came first) its
-      # lower median alone.
-      def deploys(chosen, other)
-        return "for its lower median alone, with no more to deploy" if effort(chosen) == effort(other)
-
-        "as the smaller change to deploy (#{DEPLOYS[effort(chosen)]}, where #{other[:name]} needs " \
-          "#{DEPLOYS[effort(other)]})"
+      # The winner (the first candidate, least memory first, that costs nothing measurable and is in the front), and
+      # the candidates rejected — every one with a cost, and those beaten that used less memory than the winner
+      # (passed over).
+      def weigh(comparison, front)
+        candidates = candidates(comparison)
+        place = candidates.index { |config| costs(config).empty? && front.include?(config.name) } || candidates.size
+        rejected = candidates.each_with_index.filter_map do |config, index|
+          rejection(comparison, config, passed_over: index < place)
+        end
+        [candidates[place], rejected]
       end
 
-      # The winner (the first candidate, least memory first, that costs nothing measurable and is in the front), the
-      # candidates rejected with why — every one with a cost, and those beaten that used less memory than the
-      # winner — and of those, the ones that used less memory than the winner (passed over).
-      def weigh(comparison, front, work)
-        candidates = candidates(comparison)
-        place = candidates.index { |config| costs(config, work).nil? && front.include?(config[:name]) }
-        place ||= candidates.size
-        rejected = candidates.each_with_index.filter_map do |config, index|
-          why = costs(config, work) || (beaten(comparison, config, work) if index < place)
-          { name: config[:name], why: why, index: index } if why
-        end
-        passed_over = rejected.select { |entry| entry[:index] < place }
-        [candidates[place], rejected.map { |entry| entry.except(:index) }, passed_over]
+      # Why a candidate is not taken: what it costs, else (when it used less than the winner) who beats it.
+      def rejection(comparison, config, passed_over:)
+        costs = costs(config)
+        beating = comparison.beaten.to_h[config.name] if passed_over && costs.empty?
+        return if costs.empty? && beating.nil?
+
+        Summary::Rejection.new(name: config.name, passed_over: passed_over, costs: costs, by: beating&.by,
+                               on: beating ? pareto_moves(beating.on) : [])
       end
 
       def candidates(comparison)
-        comparison[:configs].select { |config| candidate?(config) }.sort_by { |config| config[:steady_rss_kb][:median] }
+        comparison.configs.select { |config| candidate?(config) }.sort_by { |config| config.steady_rss_kb.median }
       end
 
       def usable_baseline?(comparison)
-        reference = comparison[:configs].find { |config| config[:name] == comparison[:baseline] }
-        !reference.nil? && !reference[:failed] && reference[:repeats].positive?
+        reference = comparison.configs.find { |config| config.name == comparison.baseline }
+        !reference.nil? && !reference.failed && reference.repeats.positive?
       end
 
       # Failed or unverified runs measured something other than the configuration named, so they never win.
       def candidate?(config)
-        versus = config[:vs_baseline]
-        config[:available] && config[:verified] && !config[:failed] && config[:repeats].positive? &&
-          !versus.nil? && versus[:significant] && versus[:rss_pct].negative?
+        versus = config.vs_baseline
+        config.available && config.verified && !config.failed && config.repeats.positive? &&
+          !versus.nil? && versus.significant && versus.rss_pct.negative?
       end
 
-      # @return [String, nil] what the candidate costs (throughput, latency, CPU), nil when nothing detectable
-      def costs(config, work)
-        found = moves(config[:vs_baseline], work, better: false).to_h.except(:memory).values
-        found.join(" and ") unless found.empty?
-      end
+      # What the candidate costs against the baseline (throughput, latency, CPU): empty when nothing detectable.
+      def costs(config) = moves(config.vs_baseline, better: false).reject { |found| found.figure == "memory" }
 
-      # Who beats it and where, as its pair of series measured it (Comparison's beaten, from ParetoFront).
-      def beaten(comparison, config, work)
-        found = comparison.fetch(:beaten, {})[config[:name]]
-        return unless found
-
-        "#{found[:by]} was as good on every resolved figure and better: " \
-          "#{figure_changes(found[:on], work).join(' and ')} against it"
-      end
-
-      # [[label key, "−12% req/s (95% CI …)"], …]: the resolved changes that are gains (better: true) or costs.
-      def moves(versus, work, better:)
-        FIGURES.filter_map do |pct, ci, significant, direction, label|
+      # The resolved changes against the baseline that are gains (better: true), or costs.
+      def moves(versus, better:)
+        FIGURES.filter_map do |pct, ci, significant, direction, figure|
           next unless versus[significant] && versus[pct]
 
           gain = direction == :lower ? versus[pct].negative? : versus[pct].positive?
-          [label, change(versus[pct], versus[ci], work[label])] if gain == better
+          move(figure.to_s, versus[pct], versus[ci]) if gain == better
         end
       end
+
+      def move(figure, pct, interval) = Summary::Move.new(figure: figure, pct: pct, ci: interval)
 
       # The front's members other than the baseline that resolve any change, with their gains and costs; empty when
       # there is nothing to weigh (at most one such member, gaining only memory).
-      def trade_offs(comparison, front, work)
-        members = comparison[:configs].select { |config| front.include?(config[:name]) && config[:vs_baseline] }
-        entries = members.filter_map { |config| trade_off(config, work) }
+      def trade_offs(comparison, front)
+        members = comparison.configs.select { |config| front.include?(config.name) && config.vs_baseline }
+        entries = members.filter_map { |config| trade_off(config) }
         entries.size > 1 || entries.any? { |entry| beyond_memory?(entry) } ? entries : []
       end
 
-      def trade_off(config, work)
-        gains = moves(config[:vs_baseline], work, better: true)
-        costs = moves(config[:vs_baseline], work, better: false)
-        return if gains.empty? && costs.empty?
-
-        { name: config[:name], gains: gains.map(&:last), costs: costs.map(&:last), keys: gains.map(&:first) }
+      def trade_off(config)
+        gained = moves(config.vs_baseline, better: true)
+        given_up = moves(config.vs_baseline, better: false)
+        Summary::TradeOff.new(name: config.name, gained: gained, given_up: given_up) unless (gained + given_up).empty?
       end
 
-      # keys: the figures an entry gains on (Summary::TradeOff keeps only the sentences).
-      def beyond_memory?(entry) = (entry[:keys] - [:memory]).any?
+      def beyond_memory?(entry) = entry.gained.any? { |found| found.figure != "memory" }
 
-      def winning_reason(comparison, winner, passed_over, work, trade_offs)
-        versus = winner[:vs_baseline]
-        saving = change(versus[:rss_pct], versus[:rss_pct_ci], work[:memory])
-        sentence = "#{winner[:name]} used less memory than #{comparison[:baseline]}: #{saving}"
-        # Without load there is no req/s, latency or CPU per request to have lost; claim only what was measured.
-        sentence += ", with no detectable #{unharmed(versus, work)}" if versus[:rps_pct] || versus[:p99_pct]
-        passed_over.each do |entry|
-          sentence += "; #{entry[:name]} used less still but was passed over: #{entry[:why]}"
-        end
-        "#{sentence}.#{other_sides(winner, trade_offs)}#{ruby_change(winner)}"
+      # The figures measured without a detectable loss: without load there is no req/s, latency or CPU per request
+      # to have lost, so none is claimed.
+      def unharmed(versus)
+        return [] unless versus.rps_pct || versus.p99_pct
+
+        versus.cpu_pct ? %w[rate latency cpu] : %w[rate latency]
       end
 
-      # A Ruby change is the largest deployment there is: said once, in the reason, so it is not missed.
-      def ruby_change(winner)
-        return "" unless winner[:deploy_effort] == RUBY_CHANGE
-
-        " Deploying it means #{DEPLOYS[RUBY_CHANGE]}: #{winner[:name]} ran on another Ruby than the baseline."
+      # The trade-offs gaining more than memory that the winner was chosen over: memory comes first among
+      # configurations without a measured cost.
+      def alternatives(trade_offs, winner, tied)
+        trade_offs.select { |entry| ![winner, tied].include?(entry.name) && beyond_memory?(entry) }.map(&:name)
       end
 
-      def unharmed(versus, work)
-        return "loss of #{work[:rate]} or rise in #{work[:latency]}" unless versus[:cpu_pct]
-
-        "loss of #{work[:rate]}, rise in #{work[:latency]} or in #{work[:cpu]}"
-      end
-
-      # Why the winner over the trade-offs' other members: memory first, among what costs nothing measurable.
-      def other_sides(winner, trade_offs)
-        others = trade_offs.select { |entry| entry[:name] != winner[:name] && beyond_memory?(entry) }
-        return "" if others.empty?
-
-        alternatives = others.map { |entry| "#{entry[:name]} gains #{entry[:gains].join(', ')}#{given_up(entry)}" }
-        " It is recommended because memory comes first among configurations without a measured cost; " \
-          "#{alternatives.join('; ')}: choose it instead if that matters more here."
-      end
-
-      def given_up(entry)
-        entry[:costs].empty? ? "" : " for #{entry[:costs].join(', ')}"
-      end
-
-      def none(baseline, rejected)
-        reason = if rejected.empty?
-                   "No configuration used detectably less memory than #{baseline} in this run; keep #{baseline} " \
-                     "(short-lived or single-threaded processes often show no difference)."
-                 else
-                   "Every configuration that used detectably less memory than #{baseline} cost too much elsewhere " \
-                     "(#{rejected.map { |entry| "#{entry[:name]}: #{entry[:why]}" }.join('; ')}); keep #{baseline}."
-                 end
-        { name: nil, reason: reason, rejected: rejected }
-      end
-
-      def without_baseline(baseline)
-        { name: nil, reason: "#{baseline}, the baseline, has no completed runs, so nothing could be compared " \
-                             "with it; keep #{baseline} and run the comparison again.", rejected: [] }
-      end
-
-      # "−12% req/s (95% CI −18 … −6)"
-      def change(pct, interval, what)
-        "#{signed(pct)}% #{what} (95% CI #{interval.map { |bound| signed(bound) }.join(' … ')})"
-      end
-
-      # Whole percents from 10 on, one decimal below, so small but real changes do not print as 0.
-      def signed(value)
-        text = value.abs >= 10 ? value.abs.round.to_s : format("%.1f", value.abs)
-        return text if text.match?(/\A0(\.0)?\z/)
-
-        (value.negative? ? MINUS : "+") + text
-      end
-
-      private_class_method :against_rivals, :rivals, :memory_tie?, :tied, :not_told_apart, :differences, :gains,
-                           :figure_changes,
-                           :against, :memory_change, :measured, :rival_gains, :ruby_change, :memory_values, :effort,
-                           :deploys, :weigh,
-                           :usable_baseline?, :candidate?, :costs, :beaten, :moves, :trade_offs, :trade_off,
-                           :beyond_memory?, :winning_reason, :unharmed, :other_sides, :given_up, :none,
-                           :without_baseline, :candidates,
-                           :change, :signed
+      private_class_method :decided, :without_winner, :against_rivals, :rivals, :memory_tie?, :tied, :differences,
+                           :gains, :pareto_moves, :against, :rival, :memory_change, :rival_gains, :memory_values,
+                           :effort, :weigh, :rejection, :candidates, :usable_baseline?, :candidate?, :costs, :moves,
+                           :move, :trade_offs, :trade_off, :beyond_memory?, :unharmed, :alternatives
     end
   end
 end

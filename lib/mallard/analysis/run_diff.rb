@@ -46,12 +46,6 @@ module Mallard
                        "peak_rss_kb" => %i[memory peak_rss_kb], "rps" => %i[rate], "p99_ms" => %i[latency_ms p99],
                        "cpu_ms_per_request" => %i[cpu_ms_per_unit] }.freeze
       WORK_METRICS = %w[rps p99_ms cpu_ms_per_request].freeze
-      # What each metric is called, for requests and for a job worker's jobs.
-      LABELS = { "steady_rss_kb" => "steady RSS", "steady_pss_kb" => "steady PSS (summed over processes)",
-                 "peak_rss_kb" => "peak RSS", "rps" => "req/s", "p99_ms" => "p99 latency",
-                 "cpu_ms_per_request" => "the app's CPU time per request", "boot_rss_kb" => "RSS after boot" }.freeze
-      JOB_LABELS = { "rps" => "jobs/s", "p99_ms" => "p99 wait in the queue",
-                     "cpu_ms_per_request" => "the worker's CPU time per job" }.freeze
       # The sample field behind each steady metric.
       STEADY_KEYS = { "steady_rss_kb" => :rss_kb, "steady_pss_kb" => :pss_kb }.freeze
 
@@ -74,12 +68,6 @@ module Mallard
         SOAK_FIGURES.fetch(metric).reduce(source) { |value, member| value&.public_send(member) }
       end
 
-      # What a metric is called for runs whose work is unit ("requests" or "jobs"); a metric of another kind of
-      # run by its own name.
-      def label(metric, unit = "requests")
-        (unit == "jobs" && JOB_LABELS[metric]) || LABELS.fetch(metric, metric)
-      end
-
       # Two runs of a kind that has one figure per run and metric (RunKind#diff_figures): the change without
       # interval.
       # @param directions [Hash{String=>Integer}] +1 when a rise of the metric is worse, -1 when a fall is
@@ -87,13 +75,13 @@ module Mallard
         a = before[metric]
         b = after[metric]
         row = { name: metric, a: a, b: b }.merge(change([a].grep(Numeric), [b].grep(Numeric)))
-        { kind: kind, metric: metric, label: label(metric), direction: directions.fetch(metric),
+        { kind: kind, metric: metric, direction: directions.fetch(metric),
           methodology: "one figure per run", rows: judged([row], directions.fetch(metric)) }
       end
 
       # @param before [Hash] run A: { summary: Summary::Soak, steady: the metric's steady-window samples (or []) }
       # @param after [Hash] run B, the same
-      # @return [Hash] { kind:, metric:, label:, unit:, direction:, methodology:, rows: [one row] }
+      # @return [Hash] { kind:, metric:, unit:, direction:, methodology:, rows: [one row] }
       def soaks(before, after, metric:)
         a, b = [before, after].map { |run| soak_figure(run[:summary], metric) }
         steady = STEADY_KEYS.key?(metric)
@@ -106,7 +94,7 @@ module Mallard
         methodology = steady ? "Welch's t on the logs of each run's steady-window batch means" : "one figure per run"
         rows = [{ name: metric, a: a, b: b }.merge(row), *ledger_rows(before[:summary], after[:summary], metric)]
         unit = Headline.of(before[:summary]).unit
-        { kind: "soak", metric: metric, label: label(metric, unit), unit: unit, direction: WORSE.fetch(metric),
+        { kind: "soak", metric: metric, unit: unit, direction: WORSE.fetch(metric),
           methodology: methodology, rows: judged(rows, WORSE.fetch(metric)) }
       end
 
@@ -136,7 +124,7 @@ module Mallard
             .merge(change(a, b))
         end
         unit = before.target&.jobs? ? "jobs" : "requests"
-        { kind: "compare", metric: metric, label: label(metric, unit), unit: unit, direction: WORSE.fetch(metric),
+        { kind: "compare", metric: metric, unit: unit, direction: WORSE.fetch(metric),
           methodology: "Welch's t on the logs of the repeats' figures", rows: judged(rows, WORSE.fetch(metric)),
           only_in_a: a_runs.keys - b_runs.keys, only_in_b: b_runs.keys - a_runs.keys }
       end
@@ -156,7 +144,7 @@ module Mallard
 
       def boot_result(rows)
         direction = WORSE.fetch(BOOT_METRIC)
-        { kind: "boot", metric: BOOT_METRIC, label: label(BOOT_METRIC), direction: direction,
+        { kind: "boot", metric: BOOT_METRIC, direction: direction,
           methodology: "Welch's t on the logs of the repeats' figures", rows: judged(rows, direction) }
       end
 
@@ -222,7 +210,7 @@ module Mallard
       # B against A; without an interval, the point change and why there is none.
       def change(before, after, without_interval = nil, noise_pct: Significance::NOISE_PCT)
         result = Change.call(after, before, noise_pct: noise_pct)
-        result.note = without_interval if without_interval && result.ci.nil? && result.pct
+        result = result.with(note: without_interval) if without_interval && result.ci.nil? && result.pct
         result.to_h
       end
 

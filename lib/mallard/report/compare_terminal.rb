@@ -52,8 +52,8 @@ module Mallard
 
       def header
         labels = work_labels(@summary.target)
-        ["configuration", "steady memory", "vs baseline", "peak", labels[:rate], "vs baseline", labels[:cpu],
-         "vs baseline", labels[:p99], "vs baseline", labels[:errors], "memory verdicts", "live-set verdicts"]
+        ["configuration", "steady memory", "vs baseline", "peak", labels[:rate], "vs baseline", labels[:cpu_column],
+         "vs baseline", labels[:latency_column], "vs baseline", labels[:errors], "memory verdicts", "live-set verdicts"]
       end
 
       def measured(config)
@@ -85,14 +85,14 @@ module Mallard
       end
 
       def render_recommendation(io)
-        recommendation = @summary.recommendation
+        words = @sentences.recommendation
         io.puts
-        return render_no_recommendation(io) unless recommendation
+        return render_no_recommendation(io) unless words
 
-        io.puts @color.bold("Recommendation: #{Text.printable(recommendation.name || 'none')}")
-        io.puts "  #{recommendation.reason}"
-        recommendation.rejected.each { |r| io.puts "  passed over #{Text.printable(r.name)}: #{r.why}" }
-        render_trade_offs(io, recommendation.trade_offs)
+        io.puts @color.bold("Recommendation: #{Text.printable(@summary.recommendation.name || 'none')}")
+        io.puts "  #{words.reason}"
+        words.rejections.each { |name, why| io.puts "  passed over #{Text.printable(name)}: #{why}" }
+        render_trade_offs(io, words.trade_offs)
         DeploySnippets.titled(@summary).each do |title, text|
           io.puts
           io.puts "  #{@color.bold(title)}"
@@ -102,31 +102,20 @@ module Mallard
 
       # --until-resolved: whether the repeats got every interval narrow enough, and which stayed too wide.
       def render_resolution(io)
-        resolution = @summary.resolution
-        return unless resolution
+        headline, *unresolved = @sentences.resolution
+        return unless headline
 
         io.puts
-        repeats = @summary.configs.map { |config| config.repeats.to_i }.max
-        if resolution.resolved
-          return io.puts "  Resolved: every memory and CPU interval is within ±#{resolution.pct} points " \
-                         "after #{plural(repeats.to_i, 'repeat')}"
-        end
-
-        io.puts @color.yellow("  Not resolved to ±#{resolution.pct} points after #{plural(repeats.to_i, 'repeat')} " \
-                              "(the budget, or mallard's limit of rounds, was spent):")
-        resolution.unresolved.each { |line| io.puts "    #{Text.printable(line)}" }
+        io.puts "  #{@summary.resolution.resolved ? headline : @color.yellow(headline)}"
+        unresolved.each { |line| io.puts "    #{line}" }
       end
 
       # The configurations no other beats on every resolved figure, when there is more than one way to be better.
       def render_trade_offs(io, trade_offs)
-        return if trade_offs.to_a.empty?
+        return if trade_offs.empty?
 
         io.puts "  trade-offs (no configuration beats these on every resolved figure):"
-        trade_offs.each do |entry|
-          parts = ["gains #{entry.gains.empty? ? 'nothing resolved' : entry.gains.join(', ')}"]
-          parts << "costs #{entry.costs.join(', ')}" if entry.costs.any?
-          io.puts "    #{Text.printable(entry.name)}: #{parts.join('; ')}"
-        end
+        trade_offs.each { |name, text| io.puts "    #{Text.printable(name)}: #{text}" }
       end
 
       # A failed comparison recommends nothing; why is its reason.

@@ -17,7 +17,7 @@ module Mallard
       end
 
       def render(io)
-        io.puts @color.bold("mallard diff — #{@diff.label || @diff.metric}, B against A (#{@diff.kind} runs)")
+        io.puts @color.bold("mallard diff — #{Words.metric(@diff.metric, unit)}, B against A (#{@diff.kind} runs)")
         { "A" => @diff.a, "B" => @diff.b }.each { |side, run| io.puts "  #{side}  #{describe(run)}" }
         io.puts
         (table + footer).each { |line| io.puts line.empty? ? "" : "  #{line}" }
@@ -34,13 +34,16 @@ module Mallard
 
       def table
         first = FIRST_COLUMN.fetch(@diff.kind, "metric")
-        table_lines([first, "A", "B", "change", "95% CI", ""], @diff.rows.map { |row| cells(row) })
+        table_lines([first, "A", "B", "change (95% CI)", ""], @diff.rows.map { |row| cells(row) })
       end
 
       def cells(row)
-        [Text.printable(row.name), figure(row.a), figure(row.b), row.pct ? format("%+.1f%%", row.pct) : "—",
-         row.ci ? format("%+.1f … %+.1f", *row.ci) : "—", verdict(row)]
+        [Text.printable(row.name), figure(row.a), figure(row.b), row.pct ? Words.change(row.pct, row.ci) : "—",
+         verdict(row)]
       end
+
+      # What the runs' work was counted in: requests, or a job worker's jobs.
+      def unit = @diff.unit || "requests"
 
       # What the change means, by its finding; the figures are in the columns before.
       def verdict(row)
@@ -57,7 +60,7 @@ module Mallard
         return "—" unless value.is_a?(Numeric)
 
         case @diff.metric
-        when "rps" then format("%.1f %s", value, unit_labels(@diff.unit)[:rate])
+        when "rps" then format("%.1f %s", value, Words::WORK.fetch(unit)[:rate])
         when "p99_ms" then format("%.1f ms", value)
         when "cpu_ms_per_request" then format("%.3f ms", value)
         when /_kb\z/ then mib(value)

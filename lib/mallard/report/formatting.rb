@@ -23,9 +23,9 @@ module Mallard
       # @param finding [String, nil] nil in a summary written before findings were stored (see #legacy_finding)
       def change(pct, interval, finding, note: nil)
         case finding
-        when "different" then format("%+.1f%% (%+.1f … %+.1f)", pct, *interval)
-        when "no_interval" then pct ? format("%+.1f%% (%s)", pct, note || "no interval") : note || "—"
-        when "not_significant" then format("not significant (%+.1f … %+.1f)", *interval)
+        when "different" then Words.change(pct, interval)
+        when "no_interval" then pct ? "#{Words.change(pct)} (#{note || 'no interval'})" : note || "—"
+        when "not_significant" then "not significant (#{Words.bounds(interval)})"
         when "within_noise" then noise(nil) # compare's band: its repeats measure run-to-run variation
         else FINDINGS.fetch(finding, "—")
         end
@@ -109,19 +109,8 @@ module Mallard
         value.nil? ? "—" : grouped(value.round)
       end
 
-      # How a run's throughput, latency and failures are named: requests, or a job worker's jobs (whose latency
-      # is their wait in the queue).
-      def work_labels(target) = unit_labels(target&.jobs? ? "jobs" : "requests")
-
-      # The same, for work counted in unit ("requests" or "jobs").
-      def unit_labels(unit)
-        if unit == "jobs"
-          { rate: "jobs/s", p99: "queue wait p99 ms", errors: "failed jobs", per_second: "Jobs per second",
-            cpu: "CPU ms/job" }
-        else
-          { rate: "req/s", p99: "p99 ms", errors: "errors", per_second: "Requests per second", cpu: "CPU ms/req" }
-        end
-      end
+      # How a run's throughput, latency, CPU and failures are named (Words::WORK): requests, or a job worker's jobs.
+      def work_labels(target) = Words::WORK.fetch(Words.unit_of(target))
 
       # "not clear of ±3.7% noise": a change whose interval lies inside the band it had to clear.
       def noise(noise_pct)

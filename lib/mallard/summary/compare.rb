@@ -45,16 +45,49 @@ module Mallard
                           steady_rss_kb: Estimate, peak_rss_kb: Estimate, rps: Estimate, latency_ms: Latency,
                           cpu_ms_per_request: Estimate, vs_baseline: Versus)
 
-    # A configuration passed over, and why.
-    Rejection = Value.define(:name, :why)
+    # One figure's change of a configuration against another, resolved: figure is "memory", "rate", "latency" or
+    # "cpu" (Report::Words names each for the run's unit of work), pct and its 95% interval.
+    Move = Value.define(:figure, :pct, :ci)
 
-    # A configuration no other beats on every resolved figure, and what it gains or costs against the baseline.
-    TradeOff = Value.define(:name, :gains, :costs)
+    # A configuration the recommendation did not take: for what it costs against the baseline (costs), or beaten
+    # by another (by) on figures it is better on (on, by's changes against it). passed_over: it used less memory
+    # than the one recommended. why: the sentence an older summary.json stored instead.
+    Rejection = Value.define(:name, :why, :by, :passed_over, costs: [Move], on: [Move])
 
-    # The configuration to deploy (nil: keep the baseline), and why; the views render how to deploy it from the
-    # catalog (Report::DeploySnippets). trade_offs: the configurations no other beats on every resolved figure
-    # (memory, req/s, p99, CPU per request), when there is more than one way to be better than the baseline.
-    Recommendation = Value.define(:name, :reason, rejected: [Rejection], trade_offs: [TradeOff])
+    # A configuration no other beats on every resolved figure, and what it gains (gained) or gives up (given_up)
+    # against the baseline. gains, costs: the sentences an older summary.json stored instead.
+    TradeOff = Value.define(:name, :gains, :costs, gained: [Move], given_up: [Move])
+
+    # Of a pair, what the better one gained against the worse, memory aside.
+    Difference = Value.define(:better, :worse, on: [Move])
+
+    # Another configuration without a measured cost, set against the recommended one memory to memory (memory: its
+    # change against it). relation: "tied" (not told apart, both in the front: deploy effort, else the median,
+    # chose), "not_told_apart" (not told apart, it is in the front) or "used_more". differences: what each of the
+    # pair is better on than the other; gains: what it gained for the memory it used more, when its changes against
+    # the baseline did not say so already.
+    Rival = Value.define(:name, :relation, :deploy_effort, memory: Move, differences: [Difference], gains: [Move])
+
+    # How glibc's rows were sized: as on production_cpus (--production-cpus), else as on the subject_cpus here;
+    # arenas: how many glibc could create so.
+    ArenaSizing = Value.define(:production_cpus, :subject_cpus, :arenas)
+
+    # The decision of a comparison, as data (Analysis::Recommendation); its sentences are the presenter's
+    # (Report::RecommendationSentences), and how to deploy it the catalog's (Report::DeploySnippets).
+    # name: the configuration to deploy, nil to keep the baseline; ending: why none was chosen ("no_baseline": the
+    # baseline did not complete, "no_saving": nothing used detectably less memory, "costs": everything that did cost
+    # something). saving: the winner's memory against the baseline; unharmed: the figures measured without a
+    # detectable loss ("rate", "latency", "cpu"); deploy_effort: the winner's (Allocators' levels); alternatives: the
+    # trade-offs gaining more than memory that memory came before. trade_offs: the configurations no other beats on
+    # every resolved figure, when there is more than one way to be better than the baseline. arenas: how glibc's
+    # rows were sized, where glibc took part.
+    # reason: the sentence an older summary.json stored instead of these.
+    Recommendation = Value.define(:name, :reason, :baseline, :ending, :deploy_effort, :unharmed, :alternatives,
+                                  saving: Move, rejected: [Rejection], trade_offs: [TradeOff], rivals: [Rival],
+                                  arenas: ArenaSizing) do
+      # Whether this was stored with its sentences (an older mallard's summary.json) rather than as data.
+      def worded? = !reason.nil?
+    end
 
     # compare --until-resolved: the half-width asked for, whether every interval got under it, and those that did
     # not (Analysis::Resolution).

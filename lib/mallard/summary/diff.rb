@@ -15,10 +15,10 @@ module Mallard
     # The --fail-over gate: the threshold, whether it failed, and why (one line).
     FailOver = Value.define(:threshold_pct, :failed, :reason)
 
-    # Before (A) and after (B): how one metric changed, by what methodology, and the gate's outcome. label: what the
-    # metric is called for these runs (a job worker's "rps" is jobs/s); unit: what their work was counted in;
-    # direction: +1 when a rise is worse, -1 when a fall is.
-    Diff = Value.define(:kind, :metric, :label, :unit, :direction, :methodology, :only_in_a, :only_in_b,
+    # Before (A) and after (B): how one metric changed, by what methodology, and the gate's outcome. unit: what their
+    # work was counted in (Report::Words names a job worker's "rps" jobs/s); direction: +1 when a rise is worse, -1
+    # when a fall is.
+    Diff = Value.define(:kind, :metric, :unit, :direction, :methodology, :only_in_a, :only_in_b,
                         rows: [DiffRow], a: DiffSide, b: DiffSide, fail_over: FailOver)
   end
 end

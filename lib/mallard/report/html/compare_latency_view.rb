@@ -12,13 +12,14 @@ module Mallard
           super()
           @configs = Array(configs).select { |config| config.repeats.to_i.positive? }
           @jobs = jobs
+          @labels = Words::WORK.fetch(jobs ? "jobs" : "requests")
         end
 
         template <<~'ERB'
           <h3><%= @jobs ? "Queue wait per job" : "Latency" %></h3>
           <table class="latency">
-          <thead><tr><th scope="col">Configuration</th><th scope="col">p50 ms</th><th scope="col">p99 ms (95% CI)</th>
-          <th scope="col"><%= @jobs ? "Failed jobs" : "Errors" %></th></tr></thead>
+          <thead><tr><th scope="col">Configuration</th><th scope="col">p50 ms</th><th scope="col"><%= @labels[:latency_column] %> (95% CI)</th>
+          <th scope="col"><%= @labels[:errors].capitalize %></th></tr></thead>
           <tbody>
           <%- @configs.each do |config| -%>
           <tr><th scope="row"><%= config.name %></th><td><%= number(config.latency_ms&.p50&.median) %></td>

@@ -11,6 +11,7 @@ module Mallard
         # @param soaks [Hash{String=>Array<Summary::Soak>}]
         def initialize(summary, meta:, soaks:)
           @summary = summary
+          @sentences = CompareSentences.new(summary)
           @meta = meta
           @charts = CompareCharts.new(summary, soaks)
         end
@@ -33,12 +34,13 @@ module Mallard
         end
 
         def verdict
-          parts = [CompareTableView.new(@summary).to_s, @summary.agent_cost&.sentence].compact
+          parts = [CompareTableView.new(@summary).to_s, *@sentences.resolution, @summary.agent_cost&.sentence].compact
           Section.new(id: "verdict", title: "Verdict", parts: parts).to_s
         end
 
         def recommendation
-          RecommendationView.new(@summary.recommendation, snippets: DeploySnippets.titled(@summary),
+          RecommendationView.new(@summary.recommendation, words: @sentences.recommendation,
+                                                          snippets: DeploySnippets.titled(@summary),
                                                           reason: @summary.reason).to_s
         end
 

@@ -49,7 +49,7 @@ module Mallard
         def headers
           labels = work_labels(@summary.target)
           ["Configuration", "Steady memory", "vs baseline", "Peak RSS", labels[:rate], "vs baseline",
-           labels[:cpu], "vs baseline", labels[:p99], "vs baseline", labels[:errors].capitalize, "Memory verdicts",
+           labels[:cpu_column], "vs baseline", labels[:latency_column], "vs baseline", labels[:errors].capitalize, "Memory verdicts",
            "Live-set verdicts"]
         end
 

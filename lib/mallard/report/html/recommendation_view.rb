@@ -7,11 +7,13 @@ module Mallard
       # deploy it, snippet by snippet. A failed comparison recommends nothing: its reason says why.
       class RecommendationView < View
         # @param recommendation [Summary::Recommendation, nil] nil for a failed comparison
+        # @param words [RecommendationSentences, nil] its sentences
         # @param snippets [Hash{String=>String}] title => text (DeploySnippets.titled)
         # @param reason [String, nil] why there is no recommendation
-        def initialize(recommendation, snippets: {}, reason: nil)
+        def initialize(recommendation, words:, snippets: {}, reason: nil)
           super()
           @recommendation = recommendation
+          @words = words
           @snippets = snippets
           @reason = reason
         end
@@ -20,20 +22,20 @@ module Mallard
           <section id="recommendation">
           <%- if @recommendation -%>
           <h2>Recommendation: <%= @recommendation.name || "none" %></h2>
-          <p><%= @recommendation.reason %></p>
-          <%- unless @recommendation.rejected.empty? -%>
+          <p><%= @words.reason %></p>
+          <%- unless @words.rejections.empty? -%>
           <ul class="rejected">
-          <%- @recommendation.rejected.each do |rejection| -%>
-          <li>Passed over <strong><%= rejection.name %></strong>: <%= rejection.why %></li>
+          <%- @words.rejections.each do |name, why| -%>
+          <li>Passed over <strong><%= name %></strong>: <%= why %></li>
           <%- end -%>
           </ul>
           <%- end -%>
-          <%- unless @recommendation.trade_offs.to_a.empty? -%>
+          <%- unless @words.trade_offs.empty? -%>
           <h3>Trade-offs</h3>
           <p>No configuration beats these on every resolved figure:</p>
           <ul class="trade-offs">
-          <%- @recommendation.trade_offs.each do |entry| -%>
-          <li><strong><%= entry.name %></strong>: gains <%= entry.gains.empty? ? "nothing resolved" : entry.gains.join(", ") %><%= "; costs #{entry.costs.join(', ')}" if entry.costs.any? %></li>
+          <%- @words.trade_offs.each do |name, text| -%>
+          <li><strong><%= name %></strong>: <%= text %></li>
           <%- end -%>
           </ul>
           <%- end -%>

@@ -12,7 +12,31 @@ module Mallard
       end
 
       # Every sentence this summary gives, for a check that each view shows them all.
-      def all = [metric_name, *not_counted]
+      def all = [metric_name, *not_counted, *resolution, *recommendation&.all]
+
+      # The words of the recommendation; nil for a failed comparison, which recommends nothing.
+      # @return [RecommendationSentences, nil]
+      def recommendation
+        return unless @summary.recommendation
+
+        RecommendationSentences.new(@summary.recommendation, unit: Words.unit_of(@summary.target),
+                                                             metric: @summary.metric)
+      end
+
+      # compare --until-resolved: whether the repeats got every interval narrow enough, and which stayed too wide:
+      # the headline, then one line per interval still too wide. Empty without --until-resolved.
+      def resolution
+        resolution = @summary.resolution
+        return [] unless resolution
+
+        repeats = plural(@summary.configs.map { |config| config.repeats.to_i }.max.to_i, "repeat")
+        if resolution.resolved
+          return ["Resolved: every memory and CPU interval is within ±#{resolution.pct} points after #{repeats}"]
+        end
+
+        ["Not resolved to ±#{resolution.pct} points after #{repeats} (the budget, or mallard's limit of rounds, " \
+         "was spent):", *Array(resolution.unresolved).map { |line| Text.printable(line) }]
+      end
 
       # The memory figure the table compares.
       def metric_name

@@ -1,0 +1,64 @@
+# frozen_string_literal: true
+
+require_relative "../analysis/ledger_parts"
+
+module Mallard
+  module Report
+    # How any figure or judgement is worded, once, below every view and presenter: a change with its interval, the
+    # names of the figures (memory metrics, and the unit of work's rate, latency and CPU, keyed by the headline's
+    # unit: requests or a job worker's jobs), the ledger's parts, and deploy efforts. Terminal, HTML, diff and the
+    # recommendation all take their words from here, so one change reads the same in each.
+    module Words
+      # What each figure is called, for work counted in requests and in a job worker's jobs (whose latency is their
+      # wait in the queue). rate/latency/cpu name a figure in sentences; the *_column names head table columns.
+      WORK = {
+        "requests" => { rate: "req/s", latency: "p99 latency", cpu: "CPU per request", errors: "errors",
+                        per_second: "Requests per second", latency_column: "p99 latency ms", cpu_column: "CPU ms/req" },
+        "jobs" => { rate: "jobs/s", latency: "p99 queue wait", cpu: "CPU per job", errors: "failed jobs",
+                    per_second: "Jobs per second", latency_column: "p99 queue wait ms", cpu_column: "CPU ms/job" }
+      }.freeze
+      # The memory figures, by the summary's metric name.
+      MEMORY = { "steady_rss_kb" => "steady RSS", "steady_pss_kb" => "steady PSS (summed over processes)",
+                 "peak_rss_kb" => "peak RSS", "boot_rss_kb" => "RSS after boot" }.freeze
+      # A summary's metric names for the unit of work's figures.
+      WORK_METRICS = { "rps" => :rate, "p99_ms" => :latency, "cpu_ms_per_request" => :cpu }.freeze
+      # What each deploy effort (Analysis::Recommendation's levels) asks of a deployment.
+      DEPLOYS = ["nothing to change", "an environment variable", "a file of mallard's loaded into the app",
+                 "a library to install and preload", "another Ruby to install"].freeze
+      # The ledger's parts as a stacked line names them, in the ledger's order.
+      LEDGER_SHORT = { Analysis::LedgerParts::LIVE => "ruby live", Analysis::LedgerParts::FREE_SLOTS => "ruby free",
+                       Analysis::LedgerParts::TRANSIENT => "ruby transient", Analysis::LedgerParts::MALLOC => "malloc",
+                       Analysis::LedgerParts::HELD => "malloc free", Analysis::LedgerParts::FILE => "file",
+                       Analysis::LedgerParts::STACKS => "stacks", Analysis::LedgerParts::YJIT => "yjit",
+                       Analysis::LedgerParts::UNEXPLAINED => "unexplained" }.freeze
+
+      module_function
+
+      # A % change with its 95% interval, "-12.3% (-15.0 … -9.5)"; the change alone without an interval.
+      def change(pct, interval = nil)
+        text = format("%+.1f%%", pct)
+        interval ? "#{text} (#{bounds(interval)})" : text
+      end
+
+      # An interval of a % change: "-15.0 … -9.5".
+      def bounds(interval) = format("%+.1f … %+.1f", *interval)
+
+      # A figure's change named: "req/s -12.3% (-15.0 … -9.5)".
+      # @param move [Summary::Move]
+      # @param names [Hash] #figures of the run
+      def moved(move, names) = "#{names.fetch(move.figure.to_sym)} #{change(move.pct, move.ci)}"
+
+      # The names of a run's figures: the unit of work's, and memory's as the metric (Words::MEMORY).
+      # @param unit [String] "requests" or "jobs"
+      def figures(unit, metric = "steady_rss_kb") = WORK.fetch(unit).merge(memory: MEMORY.fetch(metric))
+
+      # What a summary's metric is called for work counted in unit; a metric mallard does not name, as it is.
+      def metric(name, unit = "requests")
+        MEMORY[name] || WORK_METRICS[name]&.then { |figure| WORK.fetch(unit)[figure] } || name
+      end
+
+      # The unit of a run whose target may be a job worker.
+      def unit_of(target) = target&.jobs? ? "jobs" : "requests"
+    end
+  end
+end
