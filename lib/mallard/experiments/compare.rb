@@ -95,10 +95,9 @@ module Mallard
         finish(Run::Outcome.signalled(e))
       end
 
-      # Only where there is load to measure the agent's cost on, and requests to count without it: a job worker's
-      # jobs are counted by the agent itself.
+      # Only where the target's work is counted without the agent (a job worker's jobs are counted by the agent).
       def agent_off_round?
-        @rows.first&.allocator&.available? && %w[rack command].include?(@target.kind)
+        @rows.first&.allocator&.available? && @target.measurable_without_agent?
       end
 
       # Odd rounds run the rows in order, even rounds back to front. In rounds all in one order a steady drift of the

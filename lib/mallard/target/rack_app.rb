@@ -33,6 +33,10 @@ module Mallard
 
       def kind = "rack"
 
+      # The load counts its requests from outside, so a run without mallard's agent still measures them (what the
+      # agent costs, Experiments::Compare).
+      def measurable_without_agent? = true
+
       # Scrubbed: stored in meta.json and summaries, while @dir keeps its bytes to run the app in.
       def describe
         details = ["#{@threads} threads", "#{@workers} workers", @bundle.describe, @user.describe].compact

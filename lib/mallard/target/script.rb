@@ -13,6 +13,8 @@ module Mallard
 
       def kind = "script"
       def url = nil
+      # No load: nothing of the agent's cost to measure a run without it on.
+      def measurable_without_agent? = false
 
       # Scrubbed for meta.json and summaries; the command run keeps its bytes.
       def describe

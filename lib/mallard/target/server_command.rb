@@ -28,6 +28,10 @@ module Mallard
 
       def kind = "command"
 
+      # The load counts its requests from outside, so a run without mallard's agent still measures them (what the
+      # agent costs, Experiments::Compare).
+      def measurable_without_agent? = true
+
       # Scrubbed for meta.json and summaries; the command run keeps its bytes. Once a port is chosen, the
       # command as it was run, never a literal {port}.
       def describe

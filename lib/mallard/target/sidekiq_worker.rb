@@ -32,6 +32,8 @@ module Mallard
 
       def kind = "sidekiq"
       def url = nil
+      # Its jobs are counted by mallard's agent inside the worker: without it there is nothing to measure.
+      def measurable_without_agent? = false
 
       # Scrubbed for meta.json and summaries; the command run keeps its bytes.
       def describe
