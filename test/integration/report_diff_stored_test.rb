@@ -98,7 +98,7 @@ class ReportDiffStoredTest < Minitest::Test
     assert_match(/is not a mallard run directory/, err)
   end
 
-  # The README's exit lists: 65 for a run a newer mallard wrote, from both commands.
+  # The exit lists of docs/report.md and docs/diff.md: 65 for a run a newer mallard wrote, from both commands.
   def test_a_run_of_a_newer_schema_is_refused_as_a_failed_measurement
     newer = comparison("newer")
     summary = JSON.parse(File.read(File.join(newer, "summary.json")))
