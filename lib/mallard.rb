@@ -139,6 +139,7 @@ require_relative "mallard/analysis/process_medians"
 require_relative "mallard/analysis/fleet_summary"
 
 require_relative "mallard/probe/doctor"
+require_relative "mallard/experiments/soak_options"
 require_relative "mallard/experiments/until_decided"
 require_relative "mallard/experiments/soak"
 require_relative "mallard/experiments/compare"

@@ -65,7 +65,7 @@ class CompareIntegrationTest < Minitest::Test
   def test_a_missing_library_is_skipped_and_a_crashing_configuration_is_marked_failed
     catalog = Mallard::Allocators::Catalog.new(finder: Mallard::Allocators::LibraryFinder.new(ldconfig_listing: "",
                                                                                               dirs: []))
-    options = Mallard::CLI::SoakOptions.defaults.tap { |o| o.duration = 2 }
+    options = Mallard::Experiments::SoakOptions.defaults.tap { |o| o.duration = 2 }
     run_dir = Mallard::Run::Directory.create(command: "compare", out: File.join(@tmp, "picky"))
     summary = Mallard::Experiments::Compare.new(
       target: Mallard::Target::RackApp.new(dir: File.join(APPS, "picky")), options: options,

@@ -118,7 +118,7 @@ module Mallard
         modes = @measure.soak.yjit.to_s.split(",")
         return if modes.size < 2
 
-        unless modes.uniq == modes && (modes - SoakOptions::YJIT_MODES).empty?
+        unless modes.uniq == modes && (modes - Experiments::SoakOptions::YJIT_MODES).empty?
           raise UsageError, "--yjit takes on, off or on,off, not #{@measure.soak.yjit}"
         end
 

@@ -24,7 +24,7 @@ module Mallard
       attr_reader :soak, :user
 
       def initialize
-        @soak = SoakOptions.defaults
+        @soak = Experiments::SoakOptions.defaults
         @paths = []
         @subject = { threads: 5, workers: 0 }
         @given = Set.new
@@ -89,7 +89,7 @@ module Mallard
         paths = @paths.empty? ? url_path : @paths
         @soak.paths = paths if paths
         @soak.allocator ||= "glibc" if @soak.production_cpus # sized as in production, not as glibc sizes it here
-        @soak.interval = SoakOptions.default_interval(@soak.duration) if load && !given?("--interval")
+        @soak.interval = Experiments::SoakOptions.default_interval(@soak.duration) if load && !given?("--interval")
         @soak.validate!(load: load)
       end
 
@@ -188,7 +188,7 @@ module Mallard
                                 "mallard's own") { |v| @subject[:redis] = v }
       end
 
-      # Read as bytes: a path that is not UTF-8 is refused by SoakOptions#validate!, not by a crash here.
+      # Read as bytes: a path that is not UTF-8 is refused by Experiments::SoakOptions#validate!, not by a crash here.
       def read_paths(file)
         paths = File.readlines(file, chomp: true, mode: "rb").map(&:strip)
                     .reject { |line| line.empty? || line.start_with?("#") }

@@ -1,8 +1,9 @@
 # frozen_string_literal: true
 
 module Mallard
-  class CLI
-    # How a soak runs: load shape, sampling, limits. Defaults finish in well under a minute.
+  module Experiments
+    # How a soak runs (Soak, and the soaks of Compare and Heap): load shape, sampling, limits. Defaults finish in
+    # well under a minute. The command line's text is parsed into it in cli/ (CLI::MeasureOptions).
     #
     # #validate! refuses, before anything starts, every value that would make a run unbounded,
     # meaningless or a crash halfway: the careless value costs one line, not a wasted soak.

@@ -5,7 +5,7 @@ require "test_helper"
 # The limits a soak's options are held to before anything starts.
 class SoakOptionsTest < Minitest::Test
   def test_the_defaults_are_valid_and_allow_1_percent_of_failed_requests
-    options = Mallard::CLI::SoakOptions.defaults
+    options = Mallard::Experiments::SoakOptions.defaults
 
     assert_same options, options.validate!
     assert_in_delta 1.0, options.max_error_pct
@@ -56,14 +56,14 @@ class SoakOptionsTest < Minitest::Test
   end
 
   def test_the_default_interval_keeps_12_samples_in_a_short_run
-    assert_in_delta 0.5, Mallard::CLI::SoakOptions.default_interval(20)
-    assert_in_delta 0.25, Mallard::CLI::SoakOptions.default_interval(3)
+    assert_in_delta 0.5, Mallard::Experiments::SoakOptions.default_interval(20)
+    assert_in_delta 0.25, Mallard::Experiments::SoakOptions.default_interval(3)
   end
 
   private
 
   def options(**overrides)
-    Mallard::CLI::SoakOptions.defaults.tap do |options|
+    Mallard::Experiments::SoakOptions.defaults.tap do |options|
       overrides.each { |key, value| options[key] = value }
     end
   end
