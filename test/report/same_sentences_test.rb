@@ -9,6 +9,7 @@ require_relative "heap_summaries"
 # for a summary appears, word for word, in the terminal view and in the HTML page of that summary.
 class SameSentencesTest < Minitest::Test
   include HeapSummaries
+  include ComparisonRows
 
   LIVE_SET = { "verdict" => "inconclusive", "slope" => 12.3, "ci" => [-4.5, 29.1], "unit" => "slots per 1,000 requests",
                "samples" => 9, "observed" => 16_290, "tolerance" => 1000.0, "needed" => 52_000,
@@ -26,8 +27,7 @@ class SameSentencesTest < Minitest::Test
   end
 
   def test_a_gc_runs_sentences_read_the_same_in_both_views
-    summary = soak("soak-leaky")
-    summary.kind = "gc"
+    summary = soak("soak-leaky").with(kind: "gc")
 
     assert_same_sentences(summary, stored_meta("soak-leaky"), at_least: 6)
   end
@@ -41,10 +41,25 @@ class SameSentencesTest < Minitest::Test
     assert_same_sentences(summary, stored_meta("compare"), at_least: 2)
   end
 
+  # A comparison decided now: its decision worded by the presenter, with trade-offs, a configuration passed over
+  # and --until-resolved's outcome, in both views.
+  def test_a_decided_comparisons_recommendation_and_resolution_read_the_same_in_both_views
+    rows = [row("glibc", rss: 100_000), row("glibc-arena2", rss: 88_000),
+            row("jemalloc", rss: 92_300, rps: 535.0, p99: 23.0), row("mimalloc", rss: 70_000, rps: 400.0)]
+    summary = Mallard::Analysis::CompareSummary.call(rows: rows, outcome: Mallard::Run::Outcome.complete,
+                                                     run_dir: "/runs/x", target: nil, until_resolved: 5.0)
+    sentences = Mallard::Report::CompareSentences.new(summary)
+
+    assert_match(/\AResolved: every memory and CPU interval is within ±5.0 points after 3 repeats\z/,
+                 sentences.resolution.first)
+    assert_equal(%w[glibc-arena2 jemalloc mimalloc], sentences.recommendation.trade_offs.map(&:first))
+    assert_same_sentences(summary, stored_meta("compare"), at_least: 6)
+  end
+
   def test_a_boots_sentences_read_the_same_in_both_views
-    summary = Mallard::Summary::Boot.from_h(stored("boot/summary.json"))
-    summary.total.parts.malloc_kb = nil
-    summary.malloc_note = "mimalloc counts nothing outside its debug builds"
+    stored = Mallard::Summary::Boot.from_h(stored("boot/summary.json"))
+    total = stored.total.with(parts: stored.total.parts.with(malloc_kb: nil))
+    summary = stored.with(total: total, malloc_note: "mimalloc counts nothing outside its debug builds")
 
     assert_same_sentences(summary, stored_meta("boot"), at_least: 4)
   end
@@ -74,9 +89,9 @@ class SameSentencesTest < Minitest::Test
   # A stored soak with a live set, GC settings and pauses, so that every sentence has something to say.
   def soak(name)
     summary = soak_summary(name, series: soak_series, live_set: LIVE_SET)
-    summary.gc.settings = SETTINGS.map { |setting| Mallard::Summary::GcSetting.from_h(setting) }
-    summary.gc.pause_ms = Mallard::Summary::Percentiles.new(p50: 0.41, p90: 0.9, p99: 2.35, max: 7.5)
-    summary
+    summary.with(gc: summary.gc.with(settings: SETTINGS.map { |setting| Mallard::Summary::GcSetting.from_h(setting) },
+                                     pause_ms: Mallard::Summary::Percentiles.new(p50: 0.41, p90: 0.9, p99: 2.35,
+                                                                                 max: 7.5)))
   end
 
   def assert_same_sentences(summary, meta, at_least:)

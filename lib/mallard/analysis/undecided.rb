@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "live_set"
+require_relative "ledger_parts"
 
 module Mallard
   module Analysis
@@ -14,7 +15,7 @@ module Mallard
       MEMORY = "memory"
       LIVE_SET = "the live set"
       EXACT = "the live set on exact readings (live slots after major GCs)"
-      MALLOC = "malloc in use"
+      MALLOC = LedgerParts::MALLOC
 
       module_function
 

@@ -148,7 +148,7 @@ module Mallard
         rises = memory&.memory == "growing" ? "Memory rises" : "Memory is not decided"
         rises += ", most in #{decision.rising}" if decision.rising && memory&.memory == "growing"
         parts = [("the live set" if live_set&.verdict == "inconclusive"),
-                 ("malloc in use" if ledger&.app_held == "inconclusive")].compact.join(" and ")
+                 (LedgerParts::MALLOC if ledger&.app_held == "inconclusive")].compact.join(" and ")
         "Not decided yet: #{rises}, and the app's own memory (#{parts}) is not decided#{away(decision, memory)}."
       end
 

@@ -26,7 +26,7 @@ module Mallard
       private
 
       def parts(config)
-        LedgerLines::SHORT.filter_map do |name, short|
+        Words::LEDGER_SHORT.filter_map do |name, short|
           kb = config.ledger_kb[name]
           format("%s %.1f", short, kb / 1024.0) if kb
         end.join(" · ")

@@ -8,12 +8,6 @@ module Mallard
     class LedgerLines
       include Formatting
 
-      # Short names for the stacked line, in the ledger's order.
-      SHORT = { "ruby live objects" => "ruby live", "ruby free slots" => "ruby free",
-                "ruby transient heap" => "ruby transient", "malloc in use" => "malloc",
-                "malloc held free" => "malloc free", "file-backed" => "file", "stacks" => "stacks",
-                "YJIT code" => "yjit", "unexplained" => "unexplained" }.freeze
-
       # @param ledger [Summary::Ledger, nil]
       # @param pss [String, nil] SoakSentences#ledger_pss
       def initialize(ledger, color:, pss: nil)
@@ -32,7 +26,7 @@ module Mallard
       private
 
       def stacked(process)
-        parts = SHORT.filter_map do |name, short|
+        parts = Words::LEDGER_SHORT.filter_map do |name, short|
           kb = process.parts[name]
           next if kb.nil?
 
@@ -49,8 +43,8 @@ module Mallard
         judged = @ledger.parts.select(&:slope)
         return if judged.empty?
 
-        "trend (#{@ledger.unit}): " + judged.map { |part| "#{SHORT[part.name]} #{part.verdict} #{signed(part.slope)}" }
-                                            .join(" · ")
+        trends = judged.map { |part| "#{Words::LEDGER_SHORT[part.name]} #{part.verdict} #{signed(part.slope)}" }
+        "trend (#{@ledger.unit}): #{trends.join(' · ')}"
       end
 
       def footnote

@@ -76,10 +76,8 @@ module Mallard
         text = @color.bold(verdict.memory)
         slope = @sentences.memory_slope
         hint = @sentences.memory_hint
-        return "#{text} — #{hint}" unless slope
-
-        line = "#{text} · #{slope}"
-        hint ? "#{line}\n#{' ' * (LABEL + 2)}#{hint}" : line
+        first = slope ? "#{text} · #{slope}" : "#{text} — #{hint}"
+        [first, (hint if slope), @color.dim(@sentences.memory_basis)].compact.join("\n#{' ' * (LABEL + 2)}")
       end
 
       def steady_line(memory)
@@ -140,9 +138,10 @@ module Mallard
 
         wait = jobs.queue_latency_ms || Summary::Percentiles.new
         run = jobs.job_ms || Summary::Percentiles.new
-        [format("%s processed · %s failed (%.1f%%) · %.1f jobs/s · queue wait p50 %.1f ms · p99 %.1f ms · " \
+        [format("%s processed · %s failed (%.1f%%) · %.1f jobs/s · p50 queue wait %.1f ms · %s %.1f ms · " \
                 "job p50 %.1f ms · p99 %.1f ms", count(jobs.processed), count(jobs.failed), jobs.failed_pct.to_f,
-                jobs.per_s.to_f, wait.p50.to_f, wait.p99.to_f, run.p50.to_f, run.p99.to_f),
+                jobs.per_s.to_f, wait.p50.to_f, Words::WORK.fetch("jobs")[:latency], wait.p99.to_f, run.p50.to_f,
+                run.p99.to_f),
          job_details(jobs)]
       end
 

@@ -49,8 +49,8 @@ module Mallard
         def headers
           labels = work_labels(@summary.target)
           ["Configuration", "Steady memory", "vs baseline", "Peak RSS", labels[:rate], "vs baseline",
-           labels[:cpu_column], "vs baseline", labels[:latency_column], "vs baseline", labels[:errors].capitalize, "Memory verdicts",
-           "Live-set verdicts"]
+           labels[:cpu_column], "vs baseline", labels[:latency_column], "vs baseline", labels[:errors].capitalize,
+           "Memory verdicts", "Live-set verdicts"]
         end
 
         def cells(config)

@@ -20,7 +20,7 @@ module Mallard
           <table class="latency">
           <thead><tr><th scope="col"></th><%- PERCENTILES.each do |name| -%><th scope="col"><%= name %></th><%- end -%></tr></thead>
           <tbody>
-          <%- [["wait in queue", @jobs.queue_latency_ms], ["run", @jobs.job_ms]].each do |label, figures| -%>
+          <%- [["queue wait", @jobs.queue_latency_ms], ["run", @jobs.job_ms]].each do |label, figures| -%>
           <tr><th scope="row"><%= label %></th><%- PERCENTILES.each do |name| -%><td><%= number(figures&.[](name), 1) %> ms</td><%- end -%></tr>
           <%- end -%>
           </tbody>

@@ -21,11 +21,11 @@ module Mallard
         HEIGHT = LEGEND_TOP + (2 * LEGEND_ROW)
         SWATCH = 18
         CHAR_WIDTH = 7.2
-        FILLS = { "ruby live objects" => "#fdae6b", "ruby free slots" => "#fdd0a2", "ruby transient heap" => "#fee6ce",
-                  "malloc in use" => "#74c476",
-                  "malloc held free" => "#c7e9c0", "file-backed" => "#9ecae1", "stacks" => "#6baed6",
-                  "YJIT code" => "#fa9fb5",
-                  "unexplained" => "#bcbddc" }.freeze
+        FILLS = { Analysis::LedgerParts::LIVE => "#fdae6b", Analysis::LedgerParts::FREE_SLOTS => "#fdd0a2",
+                  Analysis::LedgerParts::TRANSIENT => "#fee6ce", Analysis::LedgerParts::MALLOC => "#74c476",
+                  Analysis::LedgerParts::HELD => "#c7e9c0", Analysis::LedgerParts::FILE => "#9ecae1",
+                  Analysis::LedgerParts::STACKS => "#6baed6", Analysis::LedgerParts::YJIT => "#fa9fb5",
+                  Analysis::LedgerParts::UNEXPLAINED => "#bcbddc" }.freeze
 
         # @param ledger [Summary::Ledger, nil]
         # @param pss [String, nil] what several processes take together (SoakSentences#ledger_pss)

@@ -33,7 +33,7 @@ module Mallard
           <%- end -%>
           <%- if @verdict&.memory -%>
           <p class="verdict">Memory: <strong><%= @verdict.memory %></strong><%= slope %></p>
-          <p class="note"><%= basis %></p>
+          <p class="note"><%= @sentences.memory_basis %></p>
           <%- end -%>
           <%- if @verdict&.live_set -%>
           <p class="verdict">Live set: <strong><%= @verdict.live_set %></strong></p>
@@ -60,12 +60,6 @@ module Mallard
         def problems = Array(@summary.validity&.problems)
 
         def slope = @sentences.memory_slope&.then { |sentence| " · #{sentence}" }
-
-        def basis
-          metric = Analysis::MemoryMetric.pss?(@verdict.metric) ? "summed PSS" : "RSS"
-          "Judged on #{metric} after warm-up: #{@verdict.samples} samples, " \
-            "#{count(@verdict.requests_observed)} #{@verdict.unit} (#{@verdict.methodology})."
-        end
 
         def memory_rows
           [["Steady RSS", mib(@memory.steady_rss_kb)], ["Steady PSS", mib(@memory.steady_pss_kb)],

@@ -17,8 +17,8 @@ module Mallard
 
       # Every sentence this summary gives, for a check that each view shows them all.
       def all
-        [memory_slope, memory_hint, live_set_slope, live_set_hint, live_set_basis, ledger_pss, gc_runs, gc_pauses,
-         *gc_settings, ramp].compact
+        [memory_slope, memory_hint, memory_basis, live_set_slope, live_set_hint, live_set_basis, ledger_pss, gc_runs,
+         gc_pauses, *gc_settings, ramp].compact
       end
 
       # How `--concurrency auto` chose the load: each step of its ramp, and the choice with its rule.
@@ -41,6 +41,15 @@ module Mallard
         low, high = @verdict.ci
         format("slope %+.1f KiB per 1,000 %s (95%% CI %+.1f … %+.1f, tolerance %s)", slope, @verdict.unit, low, high,
                mib(@verdict.tolerance_kb))
+      end
+
+      # What memory's verdict was judged on: which memory, how many samples and units of work, and how.
+      def memory_basis
+        return unless @verdict&.memory
+
+        metric = Analysis::MemoryMetric.pss?(@verdict.metric) ? "summed PSS" : "RSS"
+        "Judged on #{metric} after warm-up: #{@verdict.samples} samples, " \
+          "#{count(@verdict.requests_observed)} #{@verdict.unit} (#{@verdict.methodology})."
       end
 
       # What would decide an inconclusive memory verdict.
