@@ -16,7 +16,8 @@ Gem::Specification.new do |spec|
   spec.required_ruby_version = ">= 3.1"
   spec.metadata["rubygems_mfa_required"] = "true"
 
-  spec.files = Dir["lib/**/*.{rb,lua}", "ext/**/*.{c,rb}", "exe/*", "examples/**/*", "README.md", "LICENSE"]
+  spec.files = Dir["lib/**/*.{rb,lua}", "ext/**/*.{c,rb}", "exe/*", "examples/**/*", "README.md", "docs/**/*",
+                   "LICENSE"]
   # All optional: each builds nothing (and says why) where the C library has no malloc_trim, where Ruby has no
   # internal GC event hooks, where there is no dlsym to find the allocator's statistics with, or where there is
   # no POSIX read for the heap-dump scan (which then runs in Ruby).

@@ -27,6 +27,15 @@ class CLITest < Minitest::Test
     assert_match(/77 not permitted/, out)
   end
 
+  # demo's help says what the demo runs before the options it passes on to compare.
+  def test_demo_help_names_its_settings_then_compares_options
+    status, out, = run_cli("demo", "--help")
+
+    assert_equal 0, status
+    assert_match(/\AUsage: mallard demo \[--sidekiq\].*--allocators glibc,glibc-arena2/m, out)
+    assert_operator out.index("Usage: mallard compare"), :>, out.index("Usage: mallard demo")
+  end
+
   def test_options_after_the_separator_belong_to_the_command
     status, _out, err = run_cli("doctor", "--allocator", "nope", "--", "ruby", "--debug")
 

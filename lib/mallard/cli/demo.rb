@@ -23,11 +23,23 @@ module Mallard
                        JOBS_CONFIGS.join(","), "--repeat", "3", "--duration", "10"].freeze
       JOBS_WORKER = ["sidekiq", "-r", "./jobs.rb", "-c", "20"].freeze
 
+      USAGE = <<~TEXT.freeze
+        Usage: mallard demo [--sidekiq] [compare options]
+        Runs `mallard compare` on the bundled example app (examples/demo), or with --sidekiq on the bundled job app
+        (examples/jobs), with settings that finish in a few minutes on two cores:
+          #{SETTINGS.join(' ')}
+          --sidekiq: #{JOBS_SETTINGS.join(' ')}
+        Any compare option given wins over these; compare's options follow.
+
+      TEXT
+
       def initialize(out:, err:, env:)
+        @out = out
         @compare = Compare.new(out: out, err: err, env: env)
       end
 
       def run(argv)
+        @out.print(USAGE) if argv.include?("--help") || argv.include?("-h")
         return @compare.run([*SETTINGS, *argv], app: APP) unless argv.include?("--sidekiq")
 
         @compare.run([*JOBS_SETTINGS, *(argv - ["--sidekiq"]), JOBS_APP, "--", *JOBS_WORKER])
