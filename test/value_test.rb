@@ -23,6 +23,29 @@ class ValueTest < Minitest::Test
     assert_equal "before", Mallard::Summary::Fleet.from_h(method: "before").methodology
   end
 
+  def test_a_value_is_frozen_once_built_and_with_gives_a_changed_copy
+    phases = Mallard::Run::Phases.start
+    later = phases.with(up_t: 1.5)
+
+    assert_predicate phases, :frozen?
+    assert_raises(FrozenError) { phases.up_t = 2.0 }
+    assert_nil phases.up_t
+    assert_equal [1.5, phases.started_at, phases.outcome], [later.up_t, later.started_at, later.outcome]
+    assert_predicate later, :frozen?
+    assert_raises(ArgumentError) { phases.with(upt: 1.0) }
+  end
+
+  def test_a_frozen_value_and_its_copies_round_trip_through_json
+    summary = Mallard::Summary::Soak.from_h(JSON.parse(File.read(STORED)))
+    interrupted = summary.with(status: "interrupted", verdict: summary.verdict.with(memory: "inconclusive"))
+
+    assert_predicate summary.verdict, :frozen?
+    assert_equal summary, Mallard::Summary::Soak.from_h(JSON.parse(JSON.generate(summary.to_h)))
+    assert_equal interrupted, Mallard::Summary::Soak.from_h(JSON.parse(JSON.generate(interrupted.to_h)))
+    assert_equal %w[complete growing], [summary.status, summary.verdict.memory]
+    assert_equal summary.to_h.merge(status: "interrupted").except(:verdict), interrupted.to_h.except(:verdict)
+  end
+
   def test_a_reloaded_value_writes_the_new_key_only
     hash = Mallard::Summary::Diff.from_h("method" => "Welch's t").to_h
 

@@ -2,7 +2,8 @@
 
 module Mallard
   # The run model's value objects: keyword Structs whose members may hold other values, or arrays of them.
-  # #to_h gives plain hashes ready for JSON; .from_h reloads them from symbol or string keys, so a summary
+  # Frozen once built (the arrays and hashes they hold are not): a changed copy comes from #with. #to_h gives plain
+  # hashes ready for JSON; .from_h reloads them from symbol or string keys, so a summary
   # written to summary.json and read back is the same value as the one computed live, and every view reads
   # one shape. Free-form Hash members (GC.stat, status codes) are keyed by strings, as JSON keys them.
   module Value
@@ -61,11 +62,23 @@ module Mallard
       end
     end
 
-    # #to_h, plain all the way down.
+    # #with for any keyword Struct: a value's, and a run model's (Run::SoakRun), which is built once too.
+    module Copy
+      # A copy with these members changed, as Ruby 3.2's Data#with.
+      # @raise [ArgumentError] for a member the struct does not have
+      def with(**changes)
+        self.class.new(**members.to_h { |name| [name, self[name]] }.merge(changes))
+      end
+    end
+
+    # Frozen when built, #with, and #to_h plain all the way down.
     module InstanceMethods
+      include Copy
+
       # Free-form hashes get string keys at once, so a live value reads like a reloaded one.
       def initialize(**members)
         super(**members.transform_values { |value| value.is_a?(Hash) ? Value.plain(value) : value })
+        freeze
       end
 
       def to_h

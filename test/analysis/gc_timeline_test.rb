@@ -40,9 +40,10 @@ class GcTimelineTest < Minitest::Test
   # A source that leaves a field out writes null (GC::Profiler gives no longest step, old objects or pages): the
   # figures take what there is.
   def test_events_with_null_fields_still_count
-    events = minor_events(4) + major_events(4, live: ->(i) { 100_000 + i })
-    events.each { |event| event.max_pause_ms = event.old_objects = event.heap_allocated_pages = nil }
-    events.first.pause_ms = nil
+    events = (minor_events(4) + major_events(4, live: ->(i) { 100_000 + i })).map do |event|
+      event.with(max_pause_ms: nil, old_objects: nil, heap_allocated_pages: nil)
+    end
+    events[0] = events.first.with(pause_ms: nil)
     gc = GcTimeline.call(gc_run(events: events.sort_by(&:t)))
 
     assert_equal [8, 4, 4], [gc.runs, gc.minor, gc.major]

@@ -91,8 +91,9 @@ class LiveSetTest < Minitest::Test
   # The live slots after each minor GC are readings too.
   def test_a_short_script_without_major_gcs_is_judged_on_every_gc
     random = Random.new(5)
-    events = minor_events(607, start: 0.1, every: 1.0 / 607)
-    events.each { |event| event.heap_live_slots = 18_800 + random.rand(-30..30) }
+    events = minor_events(607, start: 0.1, every: 1.0 / 607).map do |event|
+      event.with(heap_live_slots: 18_800 + random.rand(-30..30))
+    end
     live_set = LiveSet.call(gc_run(events: events, script: true))
 
     assert_equal "plateaued", live_set.verdict
@@ -105,11 +106,7 @@ class LiveSetTest < Minitest::Test
   # next major, which is not retention: undecided, and said why.
   def test_growth_after_minor_gcs_alone_is_not_called_growing
     boot = major_events(4, live: ->(i) { 100_000 + (50_000 * i) }, start: 0.1, every: 0.1)
-    minors = minor_events(100)
-    minors.each_with_index do |event, i|
-      event.heap_live_slots = 300_000 + (2_000 * i)
-      event.requests = (event.t * 100).round
-    end
+    minors = climbing_minors
     agent = agent_records(61, old: ->(_i) { 1 }, start: 0.05)
     live_set = LiveSet.call(gc_run(events: (boot + minors).sort_by(&:t), agent: agent))
 
@@ -120,11 +117,7 @@ class LiveSetTest < Minitest::Test
 
   # The same climb, with a few major GCs in the span that climb too: growing.
   def test_growth_after_minor_gcs_confirmed_by_the_few_majors_is_growing
-    minors = minor_events(100)
-    minors.each_with_index do |event, i|
-      event.heap_live_slots = 300_000 + (2_000 * i)
-      event.requests = (event.t * 100).round
-    end
+    minors = climbing_minors
     majors = major_events(3, live: ->(i) { 320_000 + (60_000 * i) }, start: 5.0, every: 8.0)
     live_set = LiveSet.call(gc_run(events: (majors + minors).sort_by(&:t)))
 
@@ -140,5 +133,14 @@ class LiveSetTest < Minitest::Test
 
     assert_equal ["plateaued", LiveSet::AFTER_MAJOR], [live_set.verdict, live_set.measure]
     assert_nil live_set.note
+  end
+
+  private
+
+  # 100 minor GCs whose live slots climb 2,000 a GC over 100 requests a second.
+  def climbing_minors
+    minor_events(100).each_with_index.map do |event, i|
+      event.with(heap_live_slots: 300_000 + (2_000 * i), requests: (event.t * 100).round)
+    end
   end
 end

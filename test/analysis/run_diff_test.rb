@@ -264,7 +264,7 @@ class RunDiffTest < Minitest::Test
     soak([100.0] * 30).tap do |side|
       parts = [Summary::LedgerPart.new(name: "malloc held free", kb: held_kb),
                Summary::LedgerPart.new(name: "YJIT code", kb: nil)]
-      side[:summary].ledger = Summary::Ledger.new(parts: parts)
+      side[:summary] = side[:summary].with(ledger: Summary::Ledger.new(parts: parts))
     end
   end
 

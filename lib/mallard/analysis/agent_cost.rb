@@ -31,8 +31,7 @@ module Mallard
                                       rps_pct: pct(rps, without.rps), runs_with: rates.size,
                                       rps_with_range: rates.minmax.map { |rate| rate.round(1) },
                                       **cpu(with, without.cpu_ms_per_request), **memory(with, without.steady_rss_kb))
-        cost.sentence = sentence(cost, baseline)
-        cost
+        cost.with(sentence: sentence(cost, baseline))
       end
 
       # No run without the agent was a measurement (each is run twice at most), so there is no floor to state; the

@@ -48,8 +48,7 @@ module Mallard
                                body_ms: percentiles(body), queue_ms: percentiles(queue),
                                chunks_per_response: { "p50" => Statistics.median(chunks), "max" => chunks.max },
                                outside: outside(load, agent_records, queued: queue.any?))
-        app.flags = flags(app, saturated?(agent_records, load, cpu_s, cpus))
-        app
+        app.with(flags: flags(app, saturated?(agent_records, load, cpu_s, cpus)))
       end
 
       def flags(app, saturated)

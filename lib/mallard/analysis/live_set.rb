@@ -65,8 +65,8 @@ module Mallard
 
         minutes = load_minutes(run, window)
         per_min = (pauses.sum / minutes).round(2) if minutes.positive?
-        Summary::LiveSet.new(**live_set.to_h, forced_gcs: pauses.size, forced_gc_ms: Statistics.median(pauses).round(2),
-                                              forced_gc_ms_per_min: per_min)
+        live_set.with(forced_gcs: pauses.size, forced_gc_ms: Statistics.median(pauses).round(2),
+                      forced_gc_ms_per_min: per_min)
       end
 
       # A run killed before its load finished counts to its last sample.
@@ -87,16 +87,14 @@ module Mallard
       # one difference with no spread: a script that kept nothing had a first major early and a second with
       # promoted temporaries not yet collected, 6,100 slots apart, and was called growing.
       def few_majors(live_set, majors)
-        live_set.note = "only #{majors.size} major GC#{"s" unless majors.size == 1} in the span judged, too few " \
-                        "to judge on; after a minor GC the live slots count old objects not yet collected too"
-        return live_set unless live_set.verdict == "growing"
-        return live_set if majors.size >= 3 && majors.last.slots - majors.first.slots > live_set.tolerance
+        note = "only #{majors.size} major GC#{"s" unless majors.size == 1} in the span judged, too few to judge " \
+               "on; after a minor GC the live slots count old objects not yet collected too"
+        confirmed = majors.size >= 3 && majors.last.slots - majors.first.slots > live_set.tolerance
+        return live_set.with(note: note) if live_set.verdict != "growing" || confirmed
 
-        live_set.note += "; they grew, and the major GCs did not confirm it (it may be garbage awaiting a major " \
-                         "GC): a longer run, with more major GCs, decides it"
-        live_set.verdict = "inconclusive"
-        live_set.needed = nil
-        live_set
+        live_set.with(note: "#{note}; they grew, and the major GCs did not confirm it (it may be garbage awaiting a " \
+                            "major GC): a longer run, with more major GCs, decides it",
+                      verdict: "inconclusive", needed: nil)
       end
 
       # The live set over the whole run by the measure named, or the first the run has.

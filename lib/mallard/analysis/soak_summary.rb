@@ -15,9 +15,9 @@ module Mallard
       # @return [Summary::Soak]
       def for(run)
         summary = run.summary || call(run)
-        summary.series ||= SoakSeries.call(run, warmup: summary.verdict&.warmup_end_s,
-                                                live_set_measure: summary.live_set&.measure)
-        summary
+        return summary if summary.series
+
+        summary.with(series: series(run, summary.verdict, summary.live_set))
       end
 
       # @param run [Run::SoakRun]
@@ -63,12 +63,9 @@ module Mallard
         load = LoadFigures.call(run.load)
         jobs = JobFigures.call(run)
         cost = CpuCost.call(run, jobs ? jobs.processed : load&.requests)
-        if jobs
-          jobs.cpu_s, jobs.cpu_ms_per_job = cost.values_at(:cpu_s, :ms_per_unit)
-        elsif load
-          load.cpu_s, load.cpu_ms_per_request = cost.values_at(:cpu_s, :ms_per_unit)
-        end
-        { load: load, jobs: jobs }
+        return { load: load, jobs: jobs.with(cpu_s: cost[:cpu_s], cpu_ms_per_job: cost[:ms_per_unit]) } if jobs
+
+        { load: load&.with(cpu_s: cost[:cpu_s], cpu_ms_per_request: cost[:ms_per_unit]), jobs: nil }
       end
 
       def app_figures(run, load)

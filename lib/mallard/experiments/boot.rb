@@ -145,11 +145,11 @@ module Mallard
 
       def finish(outcome)
         Lifeline::Signals.deferred do
-          @phases.outcome = outcome
-          @phases.stopped_t = Clock.monotonic - @t0
+          @phases = @phases.with(outcome: outcome, stopped_t: Clock.monotonic - @t0)
           meta_failure = @run_dir.saved { write_meta }
           @samples&.close
-          run = Run::BootReader.read(@run_dir).tap { |read| read.meta.phases = @phases }
+          read = Run::BootReader.read(@run_dir)
+          run = read.with(meta: read.meta.with(phases: @phases))
           @run_dir.save_summary(Analysis::BootSummary.call(run), earlier: [meta_failure])
         end
       end

@@ -28,8 +28,9 @@ module Mallard
         dumps = HeapDumps.new(run_dir: @run_dir, duration: @options.duration, url: -> { @target.url },
                               path: @options.paths.first, user: @user, notice: @notice)
         soak = soak(dumps)
-        run = Run::HeapReader.read(@run_dir)
-        run.soak.summary ||= soak # the same summary, unless soak_summary.json did not take it
+        read = Run::HeapReader.read(@run_dir)
+        # the same summary, unless soak_summary.json did not take it
+        run = read.with(soak: read.soak.with(summary: read.soak.summary || soak))
         @run_dir.save_summary(Analysis::HeapSummary.call(run), earlier: [@schedule_failure])
       end
 

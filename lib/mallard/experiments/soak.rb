@@ -78,13 +78,14 @@ module Mallard
         start_pinned.wait_until_up(timeout: @options.boot_timeout, waiting_for: @target.method(:waiting_for)) do
           @target.ready?
         end
-        @phases.up_t = clock
-        @phases.diagnosis = verify_allocator
+        @phases = @phases.with(up_t: clock)
+        verified = verify_allocator
+        @phases = @phases.with(diagnosis: allocator_info(verified), gc_settings: gc_settings(verified))
         write_meta # now with the subject's PID, for anyone watching the run directory
       rescue UsageError
         raise # refused before anything ran: the run directory is discarded
       rescue Error => e
-        @phases.outcome = Run::Outcome.failed("boot_failed", e.message)
+        @phases = @phases.with(outcome: Run::Outcome.failed("boot_failed", e.message))
         Lifeline::Signals.deferred { write_meta }
         raise
       end
@@ -128,6 +129,7 @@ module Mallard
 
       # A configuration that did not take effect is an error, never a result. A script is "up" the
       # moment it starts, before Ruby has loaded what RUBYOPT asks for, so the check gets a moment.
+      # @return [Summary::Diagnosis] the subject's, verified
       def verify_allocator
         deadline = clock + VERIFY_GRACE
         diagnosis = diagnose
@@ -137,7 +139,10 @@ module Mallard
           raise Error, "the #{@options.allocator} configuration did not take effect: #{problems.join('; ')}"
         end
 
-        @phases.gc_settings = gc_settings(diagnosis)
+        diagnosis
+      end
+
+      def allocator_info(diagnosis)
         Run::AllocatorInfo.new(allocator: diagnosis.allocator.name, via: diagnosis.allocator.via,
                                library: diagnosis.allocator.path)
       end
@@ -159,29 +164,31 @@ module Mallard
         @reporter.started(target: @target.describe, run_dir: @run_dir.path, duration: @workload.duration,
                           load: @workload.description, cpus: @options.cpu_layout&.description)
         @until_decided = until_decided
-        @phases.load_started_t = clock
+        @phases = @phases.with(load_started_t: clock, until_decided: @until_decided&.record)
         @workload.start(@subject)
         sample_while { @workload.running?(@subject) && !decided? }
         # A last tick as the load ends: the subject's CPU time per request is read across the window's ends.
         @sampler.sample(requests: @agent_log.requests)
-        @phases.load_finished_t = clock
-        @workload.finish(@subject, @phases)
+        @phases = @workload.finish(@subject, @phases.with(load_finished_t: clock))
         @ticker&.after_load # with the subject still up: `mallard heap` waits here for the dumps it asked for
       end
 
-      # With --until-decided: whether the run so far decides, and if so the load ends now, as planned.
+      # With --until-decided: whether the run so far decides, and if so the load ends now, as planned. How it stands
+      # goes into the phases.
       def decided?
-        return false unless @until_decided&.decided?(clock - @phases.load_started_t)
+        return false unless @until_decided
 
-        @workload.end_now
-        true
+        decided = @until_decided.decided?(clock - @phases.load_started_t, @phases)
+        @phases = @phases.with(until_decided: @until_decided.record)
+        @workload.end_now if decided
+        decided
       end
 
       def until_decided
         return unless @options.until_decided
 
-        UntilDecided.new(run_dir: @run_dir, phases: @phases, budget: @options.until_decided,
-                         minimum: @options.duration, reporter: @reporter)
+        UntilDecided.new(run_dir: @run_dir, budget: @options.until_decided, minimum: @options.duration,
+                         reporter: @reporter)
       end
 
       # One tick per interval, aligned to the clock so slow reads do not stretch the series.
@@ -198,10 +205,10 @@ module Mallard
 
       # Stops load part-way and keeps what it counted; a load tool that cannot say is noted, not fatal.
       def stop_load
-        @phases.load_finished_t ||= clock
+        @phases = @phases.with(load_finished_t: @phases.load_finished_t || clock)
         Lifeline::Signals.deferred { @workload&.stop }
       rescue Error => e
-        @phases.load_error = e.message
+        @phases = @phases.with(load_error: e.message)
       end
 
       # Everything from here on is writing what was measured: signals are remembered, not raised. The records
@@ -209,13 +216,13 @@ module Mallard
       # the last write); a summary the directory cannot take is still returned, and says it was not saved.
       def finish(outcome)
         Lifeline::Signals.deferred do
-          @phases.outcome = outcome
+          @phases = @phases.with(outcome: outcome)
           @subject&.stop # TERM first: the agent writes its last records at exit
-          @phases.stopped_t = clock
-          run = Run::SoakReader.read(@run_dir).tap { |read| read.meta.phases = @phases }
-          @ruby_inside = Analysis::RubyFigures.inside(run.ruby_states)
+          @phases = @phases.with(stopped_t: clock)
+          read = Run::SoakReader.read(@run_dir)
+          @ruby_inside = Analysis::RubyFigures.inside(read.ruby_states)
           meta_failure = @run_dir.saved { write_meta }
-          run.meta.subject_ruby = subject_ruby
+          run = read.with(meta: read.meta.with(phases: @phases, subject_ruby: subject_ruby))
           summary = @run_dir.save_summary(Analysis::SoakSummary.call(run), earlier: [meta_failure],
                                                                            name: Run::SoakReader.summary_file(@command))
           @reporter.finished(summary)

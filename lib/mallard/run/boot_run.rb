@@ -43,6 +43,8 @@ module Mallard
     # A boot run's directory, read once. repeats: the memory repeats, by number; objects: the allocation-tracing
     # pass (nil when it did not run), whose retained holds { file => [objects, bytes] }.
     BootRun = Struct.new(:path, :meta, :repeats, :objects, :summary, :skipped, keyword_init: true) do
+      include Value::Copy
+
       def phases = meta.phases || Phases.new
       def target = meta.target || TargetInfo.new
       def options = meta.options || {}

@@ -85,8 +85,8 @@ module Mallard
       # Writes a run's summary. A directory that cannot take it (a full disk) costs the file, never the summary in
       # hand: that is returned, marked as not saved — a complete run becomes interrupted with cause write_failed,
       # and the reason says which writes failed (earlier: failures the run had already met, meta.json's).
-      # @param summary [#status, #reason] any kind's summary; its cause is set when it has one
-      # @return the summary
+      # @param summary [Value] any kind's summary (#status, #reason; a #cause when it has one)
+      # @return the summary, or a copy of it marked as not saved
       def save_summary(summary, name: "summary.json", earlier: [])
         failures = [*earlier, saved { write_json(name, summary) }].compact
         failures.empty? ? summary : unsaved(summary, failures)
@@ -111,11 +111,12 @@ module Mallard
       private
 
       def unsaved(summary, failures)
-        complete = summary.status == "complete"
-        summary.status = "interrupted" if complete
-        summary.cause = "write_failed" if complete && summary.respond_to?(:cause=)
-        summary.reason = [summary.reason, *failures, "this summary was not saved"].compact.uniq.join("; ")
-        summary
+        changes = { reason: [summary.reason, *failures, "this summary was not saved"].compact.uniq.join("; ") }
+        if summary.status == "complete"
+          changes[:status] = "interrupted"
+          changes[:cause] = "write_failed" if summary.members.include?(:cause)
+        end
+        summary.with(**changes)
       end
     end
   end

@@ -15,6 +15,8 @@ module Mallard
     # heap_dumps.json as Experiments::HeapDumps wrote it, {} when it is missing), and the heap summary
     # (summary.json), nil until the analysis has run.
     HeapRun = Struct.new(:path, :soak, :dumps, :failures, :schedule, :summary, keyword_init: true) do
+      include Value::Copy
+
       def meta = soak.meta
 
       # The dumps of the process that wrote all three, A B C in order (with Puma workers, the first such process).

@@ -15,6 +15,8 @@ module Mallard
     # `--concurrency auto` before the load (Run::Ramp; nil without it).
     SoakRun = Struct.new(:path, :meta, :totals, :processes, :agent, :gc_events, :gc_drops, :load, :jobs, :workload,
                          :summary, :skipped, :ledger, :ruby_states, :ramp, keyword_init: true) do
+      include Value::Copy
+
       def phases = meta.phases || Phases.new
       def target = meta.target || TargetInfo.new
       def script? = target.kind == "script"

@@ -32,8 +32,7 @@ module Mallard
       # children are BootNodes too, which Value.define cannot name before the class exists.
       def self.from_h(hash)
         node = super
-        node.children = Array(node.children).map { |child| from_h(child) } if node
-        node
+        node&.with(children: Array(node.children).map { |child| from_h(child) })
       end
     end
 

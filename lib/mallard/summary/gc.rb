@@ -35,11 +35,9 @@ module Mallard
         figures = super
         return figures unless figures.is_a?(self)
 
-        figures.runs ||= figures.count
-        figures.minor ||= figures.minor_gc_count
-        figures.major ||= figures.major_gc_count
-        figures.wall_share ||= figures.share_of_wall
-        figures
+        figures.with(runs: figures.runs || figures.count, minor: figures.minor || figures.minor_gc_count,
+                     major: figures.major || figures.major_gc_count,
+                     wall_share: figures.wall_share || figures.share_of_wall)
       end
     end
 

@@ -104,8 +104,9 @@ module Mallard
       # A summary of schema 1 named its memory metric only in its verdict.
       def self.from_h(hash)
         summary = super
-        summary.memory.metric ||= summary.verdict&.metric if summary&.memory
-        summary
+        return summary unless summary&.memory && summary.memory.metric.nil?
+
+        summary.with(memory: summary.memory.with(metric: summary.verdict&.metric))
       end
 
       def outcome = Run::Outcome.new(status: status, cause: cause, reason: reason)

@@ -50,9 +50,11 @@ module Mallard
         driver.running?
       end
 
-      def finish(_subject, _phases)
+      # @return [Run::Phases] as they were: the load's figures are its own file
+      def finish(_subject, phases)
         @stopped = true
         save
+        phases
       end
 
       # Part-way: stop the load and keep its figures, marked as interrupted.

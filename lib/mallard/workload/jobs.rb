@@ -57,8 +57,10 @@ module Mallard
         !drained_or_out_of_time?
       end
 
-      def finish(_subject, _phases)
+      # @return [Run::Phases] as they were: how the workload ended is its own file
+      def finish(_subject, phases)
         stop
+        phases
       end
 
       # Part-way or at the end: the workload is stopped and how it ended is kept.

@@ -11,9 +11,8 @@ module Mallard
       def running?(subject) = subject.alive?
       def stop = nil
 
-      def finish(subject, phases)
-        phases.exit_status = subject.status&.exitstatus
-      end
+      # @return [Run::Phases] with the script's exit status
+      def finish(subject, phases) = phases.with(exit_status: subject.status&.exitstatus)
     end
   end
 end
