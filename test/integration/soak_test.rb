@@ -3,11 +3,14 @@
 require "test_helper"
 require "json"
 require "tmpdir"
+require_relative "../support/shared_runs"
 
-# `mallard soak` end to end: the real executable, real Puma, real wrk, real /proc.
+# `mallard soak` end to end: the real executable, real Puma, real wrk, real /proc. The leaky app's soak is read by
+# two tests and run once for both.
 class SoakIntegrationTest < Minitest::Test
   include Processes
   include RunDirectories
+  include SharedRuns
 
   APPS = File.expand_path("../fixtures/apps", __dir__)
   SCRIPTS = File.expand_path("../fixtures/scripts", __dir__)
@@ -23,7 +26,7 @@ class SoakIntegrationTest < Minitest::Test
   end
 
   def test_an_app_that_retains_memory_per_request_is_growing
-    summary, status = soak("leaky", "--duration", "6")
+    summary, status = leaky_soak
 
     assert_equal 0, status.exitstatus
     assert_equal "growing", summary.dig("verdict", "memory")
@@ -47,7 +50,7 @@ class SoakIntegrationTest < Minitest::Test
   end
 
   def test_summary_has_the_documented_keys_and_agrees_with_its_samples
-    summary, = soak("leaky", "--duration", "4")
+    summary, = leaky_soak
     totals = samples(summary).select { |s| s["kind"] == "total" }
 
     %w[verdict.memory verdict.slope_kb_per_1k_requests verdict.ci memory.steady_rss_kb memory.peak_rss_kb
@@ -191,11 +194,15 @@ class SoakIntegrationTest < Minitest::Test
     assert eventually(5) { processes_tagged(tag).empty? }, -> { "left: #{command_lines(processes_tagged(tag))}" }
   end
 
-  def soak(app, *args)
-    out_dir = File.join(@tmp, "run")
+  def soak(app, *args, out_dir: File.join(@tmp, "run"))
     out, err, status = mallard("soak", File.join(APPS, app), "--json", "--out", out_dir, *args)
     assert_includes [0, 69], status.exitstatus, err
-    [JSON.parse(out), status]
+    [JSON.parse(out, freeze: true), status]
+  end
+
+  # 6 s of the leaky app's load, shared: the tests that read it only read it.
+  def leaky_soak
+    shared_run("leaky") { |out_dir| soak("leaky", "--duration", "6", out_dir: out_dir) }
   end
 
   def soak_script(name)
