@@ -3,20 +3,16 @@
 require "test_helper"
 require "json"
 require "tmpdir"
+require_relative "../support/shared_runs"
 
 # `mallard report` and `mallard diff` end to end, on soaks of real Puma. Soaks take seconds, so each is run
 # once, the first time a test asks for it, and shared; a test that changes a run works on its own copy.
 class ReportDiffIntegrationTest < Minitest::Test
   include Processes
   include RunDirectories
+  include SharedRuns
 
   APPS = File.expand_path("../fixtures/apps", __dir__)
-  RUNS = Dir.mktmpdir("mallard-report-diff-test")
-  Minitest.after_run { FileUtils.remove_entry(RUNS) }
-
-  def self.soaks
-    @soaks ||= {}
-  end
 
   def setup
     super
@@ -30,7 +26,7 @@ class ReportDiffIntegrationTest < Minitest::Test
 
   # Sampled every 0.2 s, as the leak test below: enough steady samples in a 4-second run for an interval.
   def test_two_soaks_of_the_same_app_show_no_significant_change_and_pass_the_gate
-    before = soak_run("stable-fine", "--interval", "0.2")
+    before = stable_soak
     after = soak_run("stable-fine-b", "--interval", "0.2")
     out, err, status = mallard("diff", before, after, "--json")
     row = JSON.parse(out)["rows"].first
@@ -49,7 +45,7 @@ class ReportDiffIntegrationTest < Minitest::Test
   # A growing series spreads its batch means, and it takes the few more batches of a finer sampling for a
   # 4-second run's interval to exclude zero.
   def test_a_leak_is_a_significant_rise_and_fails_the_gate_with_one_line
-    stable = soak_run("stable-fine", "--interval", "0.2")
+    stable = stable_soak
     leaky = soak_run("leaky-fine", "--interval", "0.2", app: "leaky")
     out, err, status = mallard("diff", stable, leaky, "--json")
     row = JSON.parse(out)["rows"].first
@@ -67,7 +63,7 @@ class ReportDiffIntegrationTest < Minitest::Test
   end
 
   def test_report_shows_a_soak_again_in_the_terminal_and_as_its_summary_json
-    run = soak_run("stable-a")
+    run = stable_soak
     out, err, status = mallard("report", run)
 
     assert_equal 0, status.exitstatus, err
@@ -96,7 +92,7 @@ class ReportDiffIntegrationTest < Minitest::Test
   end
 
   def test_a_soak_whose_summary_was_lost_is_summarised_from_its_raw_files
-    original = soak_run("stable-a")
+    original = stable_soak
     run = File.join(@tmp, "no-summary")
     FileUtils.cp_r(original, run)
     File.delete(File.join(run, "summary.json"))
@@ -123,11 +119,14 @@ class ReportDiffIntegrationTest < Minitest::Test
 
   # A soak of a fixture app, 4 seconds of load, run once per name for the whole class.
   def soak_run(name, *args, app: "stable")
-    self.class.soaks[name] ||= begin
-      run = File.join(RUNS, name)
+    shared_run(name) do |run|
       _out, err, status = mallard("soak", File.join(APPS, app), "--duration", "4", "--json", "--out", run, *args)
       assert_equal 0, status.exitstatus, err
       run
     end
   end
+
+  # The stable app's soak that the diffs start from, and the one the report tests show again (a report reads any
+  # soak alike, so they need no soak of their own).
+  def stable_soak = soak_run("stable-fine", "--interval", "0.2")
 end
