@@ -3,12 +3,14 @@
 require "test_helper"
 require "json"
 require "tmpdir"
+require_relative "../support/shared_runs"
 
 # `mallard gc` end to end: real scripts and a real Puma app, the real agent. Until the agent's GC event hook
 # lands, the live set comes from GC.stat's old objects at each interval; with events, from the live slots after
 # each major GC, and major-GC time is judged against it.
 class GcIntegrationTest < Minitest::Test
   include Processes
+  include SharedRuns
 
   APPS = File.expand_path("../fixtures/apps", __dir__)
   SCRIPTS = File.expand_path("../fixtures/scripts", __dir__)
@@ -110,12 +112,10 @@ class GcIntegrationTest < Minitest::Test
   # Not only `mallard gc`: every soak records each GC, on every Ruby (before 3.3 from GC::Profiler, whose only cost
   # is inside the GCs).
   def test_a_plain_soak_has_per_gc_events_by_default
-    out, err, status = mallard("soak", "--script", File.join(SCRIPTS, "no_cache.rb"), "--interval", "0.1", "--json",
-                               "--out", File.join(@tmp, "soak"), "--", 2_000_000)
-    assert_equal 0, status.exitstatus, err
-    gc = JSON.parse(out)["gc"]
+    summary = plain_soak
+    gc = summary["gc"]
 
-    assert events?(JSON.parse(out)), gc.inspect
+    assert events?(summary), gc.inspect
     assert_operator gc["runs"], :>, 10
     assert_operator gc.dig("pause_ms", "p50"), :>, 0
     assert_equal 0, gc["dropped"]
@@ -130,26 +130,36 @@ class GcIntegrationTest < Minitest::Test
     assert_equal Gem::Version.new(RUBY_VERSION) < Gem::Version.new("3.3"), !setting["ignored"].nil?
   end
 
-  # A gc run is a soak run: report shows it GC first, diff compares it.
+  # A gc run is a soak run: report shows it GC first, and diff compares it with any soak (here the plain soak of
+  # the same script and work that the test above reads).
   def test_report_and_diff_read_a_gc_run
-    first = gc_script("no_cache.rb", 2_000_000, out: "first")["run_dir"]
-    second = gc_script("no_cache.rb", 2_000_000, out: "second")["run_dir"]
-    out, err, status = mallard("report", first)
+    run = gc_script("no_cache.rb", 2_000_000)["run_dir"]
+    out, err, status = mallard("report", run)
 
     assert_equal 0, status.exitstatus, err
     assert_match(/\Amallard gc — /, out)
     assert_operator out.index("  GC "), :<, out.index("  Memory ")
-    _, err, status = mallard("diff", first, second)
+    _, err, status = mallard("diff", run, plain_soak["run_dir"])
     assert_equal 0, status.exitstatus, err
   end
 
   private
 
-  def gc_script(script, count, out: script, env: {})
+  def gc_script(script, count, env: {})
     out, err, status = mallard("gc", "--script", File.join(SCRIPTS, script), "--interval", "0.1", "--json",
-                               "--out", File.join(@tmp, out), "--", count, env: env)
+                               "--out", File.join(@tmp, script), "--", count, env: env)
     assert_equal 0, status.exitstatus, err
     JSON.parse(out)
+  end
+
+  # `mallard soak` (not gc) of the script that keeps nothing, shared: its tests only read it.
+  def plain_soak
+    shared_run("soak") do |out_dir|
+      out, err, status = mallard("soak", "--script", File.join(SCRIPTS, "no_cache.rb"), "--interval", "0.1",
+                                 "--json", "--out", out_dir, "--", 2_000_000)
+      assert_equal 0, status.exitstatus, err
+      JSON.parse(out, freeze: true)
+    end
   end
 
   def gc_app(app, *args, env: {})
