@@ -176,6 +176,7 @@ require_relative "mallard/report/boot_progress"
 require_relative "mallard/report/boot_terminal"
 require_relative "mallard/report/heap_terminal"
 require_relative "mallard/report/fleet_terminal"
+require_relative "mallard/report/terminal_view"
 
 require_relative "mallard/run_kind"
 require_relative "mallard/run_kinds/soak"

@@ -2,10 +2,11 @@
 
 module Mallard
   # A kind of run mallard writes (soak, gc, heap, compare, boot, fleet), whole: how its directory is read, how its
-  # summary is had (the stored one, else computed again from the raw files — one rule per kind), written
-  # (failure-safe), shown (terminal, HTML) and diffed. The commands that take a run directory (report, diff) and
-  # the views that take any summary (HTML) dispatch here, on the name the run gives, and nowhere else: a new kind
-  # of run is one file under run_kinds/ that subclasses this and registers itself.
+  # summary is had (the stored one, else computed again from the raw files — one rule per kind), shown (terminal,
+  # HTML) and diffed, and what else differs between kinds (where a heap run keeps its soak's summary, that a gc run
+  # is shown GC first). Every command that shows a run (the measuring ones, report, diff) and the views that take
+  # any summary (HTML) dispatch here, on the name the run gives, and nowhere else: a new kind of run is one file
+  # under run_kinds/ that subclasses this and registers itself.
   class RunKind
     # A run directory read by its kind's reader, and the summary its kind gives it (computed once).
     Opened = Struct.new(:kind, :run) do
@@ -30,6 +31,9 @@ module Mallard
       def named(name)
         @kinds.fetch(name) { raise UsageError, "no kind of run is called #{name.inspect}" }
       end
+
+      # The kind of run meta.json's command made; a soak when there is no command to go by (no meta.json).
+      def for_command(command) = named(command || "soak")
 
       # Any run directory mallard wrote, live or stored, finished or not.
       # @return [Opened]
@@ -60,21 +64,15 @@ module Mallard
     # Lines of the run's records that were damaged and skipped.
     def skipped_lines(_run, summary) = summary.respond_to?(:skipped_lines) ? summary.skipped_lines.to_i : 0
 
-    # Writes summary.json; a directory that cannot take it costs the file, never the summary in hand.
-    # @return [String, nil] why it was not saved
-    def write_summary(directory, summary, file: "summary.json")
-      directory.write_json(file, summary)
-      nil
-    rescue WriteFailed => e
-      e.message
-    end
-
     # @return [#render] the terminal view of one of this kind's summaries
     def terminal(summary, color:) = terminal_view.new(summary, color: color)
 
-    # @return [#all] the one presenter of the sentences this kind's views share: each view places and styles
-    #   them, none rewords them
-    def sentences(summary) = raise(NotImplementedError)
+    # The kind the soak a run of this kind took is summarised and reported as: a soak's (a heap run's soak is a run
+    # of its own, `mallard report --soak`), unless the kind is a soak itself.
+    def soak_kind = RunKind.named("soak")
+
+    # Where the soak a run of this kind took keeps its summary in the run directory.
+    def soak_summary_file = "summary.json"
 
     # Whether the kind has an HTML report.
     def html? = true
@@ -96,6 +94,16 @@ module Mallard
 
     # Kinds whose runs diff against each other share a family (a gc run is a soak shown GC first).
     def diff_family = name
+
+    # What each row of a diff of two of this kind's runs is, the heading of the diff table's first column.
+    def diff_row = "metric"
+
+    # The rows of such a diff that --fail-over gates on.
+    # @param rows [Array<Hash>] #diff's
+    def gated_rows(rows) = rows
+
+    # Whether the reason a --fail-over failed names the row that failed (needed when several rows can).
+    def fail_over_names_row? = false
 
     # @param before [Opened] run A
     # @param after [Opened] run B

@@ -5,8 +5,9 @@ require "cgi"
 require_relative "stored_summaries"
 require_relative "heap_summaries"
 
-# Each kind of run has one presenter of the sentences its views share (RunKind#sentences): every sentence it gives
-# for a summary appears, word for word, in the terminal view and in the HTML page of that summary.
+# Each kind of run has one presenter of the sentences its views share (PRESENTERS: a gc run is a soak shown GC first):
+# every sentence it gives for a summary appears, word for word, in the terminal view and in the HTML page of that
+# summary.
 class SameSentencesTest < Minitest::Test
   include HeapSummaries
   include ComparisonRows
@@ -19,6 +20,9 @@ class SameSentencesTest < Minitest::Test
               { "name" => "RUBY_GC_HEAP_0_INIT_SLOTS", "value" => "5000",
                 "ignored" => "Ruby 3.3's; this Ruby ignores it" }]
              .freeze
+  PRESENTERS = { "soak" => Mallard::Report::SoakSentences, "gc" => Mallard::Report::SoakSentences,
+                 "heap" => Mallard::Report::HeapSentences, "compare" => Mallard::Report::CompareSentences,
+                 "boot" => Mallard::Report::BootSentences, "fleet" => Mallard::Report::FleetSentences }.freeze
 
   def test_a_soaks_sentences_read_the_same_in_both_views
     %w[soak-leaky soak-workers soak-interrupted].each do |name|
@@ -80,8 +84,8 @@ class SameSentencesTest < Minitest::Test
     terminal = words(printed { |io| kind.terminal(summary, color: Mallard::Report::Color::Plain.new).render(io) })
 
     refute kind.html?
-    assert_equal 2, kind.sentences(summary).all.size
-    kind.sentences(summary).all.each { |sentence| assert_includes terminal, words(sentence) }
+    assert_equal 2, sentences(summary).size
+    sentences(summary).each { |sentence| assert_includes terminal, words(sentence) }
   end
 
   private
@@ -96,17 +100,19 @@ class SameSentencesTest < Minitest::Test
 
   def assert_same_sentences(summary, meta, at_least:)
     kind = Mallard::RunKind.named(summary.kind)
-    sentences = kind.sentences(summary).all
+    said = sentences(summary)
     terminal = words(printed { |io| kind.terminal(summary, color: Mallard::Report::Color::Plain.new).render(io) })
     html = words(CGI.unescapeHTML(printed { |io| Mallard::Report::Html.new(summary, meta: meta).render(io) }
                                     .gsub(/<[^>]*>/, " ")))
 
-    assert_operator sentences.size, :>=, at_least, sentences.inspect
-    sentences.each do |sentence|
+    assert_operator said.size, :>=, at_least, said.inspect
+    said.each do |sentence|
       assert_includes terminal, words(sentence), "terminal view of #{summary.kind}"
       assert_includes html, words(sentence), "HTML page of #{summary.kind}"
     end
   end
+
+  def sentences(summary) = PRESENTERS.fetch(summary.kind).new(summary).all
 
   # Line breaks and indentation are layout, not wording.
   def words(text) = text.split.join(" ")

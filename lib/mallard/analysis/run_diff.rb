@@ -160,14 +160,14 @@ module Mallard
           .merge(change(before.values, after.values))
       end
 
-      # The --fail-over rule: fail when, for some row, the change is worse than threshold_pct with 95%
-      # confidence — its whole interval lies beyond the threshold, up for memory and latency, down for req/s.
-      # A change without an interval never fails: one figure per run cannot tell a regression from noise.
+      # The --fail-over rule: fail when, for some row the kind gates on (RunKind#gated_rows), the change is worse than
+      # threshold_pct with 95% confidence — its whole interval lies beyond the threshold, up for memory and latency,
+      # down for req/s. A change without an interval never fails: one figure per run cannot tell a regression from
+      # noise.
       # @return [Hash] { threshold_pct:, failed:, reason: (one line, nil unless failed) }
       def fail_over(result, threshold_pct)
         direction = result.fetch(:direction)
-        # A boot is gated on its total: a small gem's share can move by many % and matter little.
-        rows = result[:kind] == "boot" ? result[:rows].first(1) : result[:rows]
+        rows = RunKind.named(result[:kind]).gated_rows(result[:rows])
         failing = rows.select { |row| row[:ci]&.map { |bound| direction * bound }&.min.to_f > threshold_pct }
         worst = failing.max_by { |row| direction * row[:pct] }
         { threshold_pct: threshold_pct, failed: !worst.nil?,
@@ -229,7 +229,7 @@ module Mallard
       end
 
       def failure_reason(result, row, others, threshold_pct)
-        where = result[:kind] == "compare" ? "#{row[:name]}: " : ""
+        where = RunKind.named(result[:kind]).fail_over_names_row? ? "#{row[:name]}: " : ""
         more = others.positive? ? " (and #{others} more configuration#{'s' if others > 1})" : ""
         change = format("%s %.1f%% (95%% CI %+.1f … %+.1f)", row[:pct].positive? ? "rose" : "fell", row[:pct].abs,
                         *row[:ci])

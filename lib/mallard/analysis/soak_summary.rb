@@ -132,8 +132,8 @@ module Mallard
                                        warmup_end_s: steady.warmup_end_s(run.phases.load_started_t.to_f))
       end
 
-      # "gc" for a run of `mallard gc`, which the views show GC first; a soak for everything else.
-      def kind(run) = run.meta.command == "gc" ? "gc" : "soak"
+      # The kind of run the soak is reported as (RunKind#soak_kind): a gc run's is one, a heap run's a soak.
+      def kind(run) = RunKind.for_command(run.meta.command).soak_kind.name
 
       def gc(run, live_set)
         GcTimeline.call(run, settings: GcSettings.call(run.phases.gc_settings), live_set: live_set&.verdict)

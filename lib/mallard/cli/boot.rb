@@ -26,8 +26,8 @@ module Mallard
         summary = Experiments::Boot.new(app: app, options: @options, run_dir: run_dir,
                                         reporter: Report::BootProgress.new(@err, quiet: @cli[:json]),
                                         command_line: ["boot", *argv]).call
-        render(summary)
-        HtmlOutput.write(@cli[:html], @err, summary: summary, meta: @cli[:html] && Run::BootReader.read(run_dir).meta)
+        show(summary)
+        HtmlOutput.write_run(@cli[:html], @err, summary: summary, directory: run_dir)
         finish(summary)
       end
 
@@ -81,10 +81,6 @@ module Mallard
         return value if value.between?(low, high)
 
         raise OptionParser::InvalidArgument, "#{value} (give #{low} to #{high})"
-      end
-
-      def render(summary)
-        show(summary, Report::BootTerminal)
       end
 
       def finish(summary)

@@ -43,11 +43,12 @@ module Mallard
         seconds
       end
 
-      # The summary as --json asked, or through the command's terminal view.
-      def show(summary, terminal)
-        return Report::Json.new(summary).render(@out) if @cli[:json]
+      # The summary (or diff, or diagnosis) as --json asked, or through its terminal view: a run's summary as its kind
+      # of run shows it (Report.terminal).
+      def show(value)
+        return Report::Json.new(value).render(@out) if @cli[:json]
 
-        terminal.new(summary, color: Report::Color.for(@out, env: @env)).render(@out)
+        Report.terminal(value, color: Report::Color.for(@out, env: @env)).render(@out)
       end
 
       # Prints the help when --help asked for it; true then, and the command has nothing else to do.

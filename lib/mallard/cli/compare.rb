@@ -30,8 +30,9 @@ module Mallard
         return 0 if help_printed?
 
         summary = comparison(target, argv).call
-        render(summary)
-        write_html(summary)
+        show(summary)
+        # not summary.run_dir: that copy of the path is scrubbed
+        HtmlOutput.write_run(@cli[:html], @err, summary: summary, directory: @run_dir)
         summary.outcome.exit_status
       rescue UsageError
         @run_dir&.discard # refused before anything was measured: no junk run directory
@@ -173,18 +174,6 @@ module Mallard
 
       def reporter
         @cli[:json] ? Report::SilentProgress.new : Report::CompareProgress.new(@err)
-      end
-
-      def write_html(summary)
-        return unless @cli[:html]
-
-        run = Run::CompareReader.read(@run_dir) # not summary.run_dir: that copy of the path is scrubbed
-        HtmlOutput.write(@cli[:html], @err, summary: summary, meta: run.meta,
-                                            soaks: Analysis::CompareSummary.soaks(run))
-      end
-
-      def render(summary)
-        show(summary, Report::CompareTerminal)
       end
     end
   end

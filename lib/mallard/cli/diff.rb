@@ -29,7 +29,7 @@ module Mallard
         kind = kind_of(*sides)
         refuse_failed(sides)
         result = diff(kind, *sides)
-        render(result)
+        show(result)
         finish(result)
       end
 
@@ -97,10 +97,6 @@ module Mallard
       def describe(side)
         { run_dir: Text.scrub(side.run.path), target: side.summary.target&.description, status: side.summary.status,
           recomputed: side.recomputed? }
-      end
-
-      def render(result)
-        show(result, Report::DiffTerminal)
       end
 
       # The reason goes to stderr as one line, so a CI log shows why the step failed even with --json.

@@ -23,7 +23,7 @@ module Mallard
         return 0 if help_printed?
 
         diagnosis = diagnose(pid, command)
-        view(diagnosis).render(@out)
+        show(diagnosis)
         diagnosis.findings.any?(&:error?) ? 1 : 0
       end
 
@@ -93,12 +93,6 @@ module Mallard
         return doctor.diagnose(pid || Process.pid) if command.empty?
 
         doctor.diagnose_command(command, allocator: @cli[:allocator], wait: @cli[:wait], url: @cli[:url])
-      end
-
-      def view(diagnosis)
-        return Report::Json.new(diagnosis) if @cli[:json]
-
-        Report::DoctorTerminal.new(diagnosis, color: Report::Color.for(@out, env: @env))
       end
     end
   end

@@ -26,7 +26,7 @@ module Mallard
         return 0 if help_printed?
 
         summary = Experiments::Fleet.new(@cli, argv: argv).call
-        render(summary)
+        show(summary)
         finish(summary)
       end
 
@@ -82,10 +82,6 @@ module Mallard
         end
         opts.on("--json", "print the summary as JSON") { @cli[:json] = true }
         opts.on("-h", "--help", "show this help") { @cli[:help] = opts.help }
-      end
-
-      def render(summary)
-        show(summary, Report::FleetTerminal)
       end
 
       # The reason goes to stderr as one line, so a CI log shows why the step failed even with --json.

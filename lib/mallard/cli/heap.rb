@@ -57,10 +57,6 @@ module Mallard
       # Progress lines go to stderr unless --json asked for quiet.
       def notice = @cli[:json] ? nil : ->(line) { @err.puts(line) }
 
-      def render(summary)
-        show(summary, Report::HeapTerminal)
-      end
-
       # Three dumps the user has: nothing is started, no run directory is made.
       def diff(argv)
         paths = diff_parser.parse(argv)
@@ -71,7 +67,7 @@ module Mallard
         figures = Analysis::HeapRetention.call(Run::HeapDumps.new(paths))
         summary = Summary::Heap.from_h(kind: "heap", schema_version: Run::Directory::SCHEMA_VERSION,
                                        status: "complete", **figures)
-        render(summary)
+        show(summary)
         HtmlOutput.write(@cli[:html], @err, summary: summary, meta: Run::Meta.new)
         0
       rescue OptionParser::ParseError => e

@@ -43,6 +43,17 @@ module Mallard
         Report::Html.write(file, summary, meta: meta, soaks: soaks)
         err.puts "mallard: HTML report written to #{file}"
       end
+
+      # The HTML report of a run just made, with what its page needs besides the summary (meta.json, a comparison's
+      # soaks) read back from its directory by its kind of run, as `mallard report` reads them.
+      # @param directory [Run::Directory]
+      def write_run(file, err, summary:, directory:)
+        return unless file
+
+        kind = RunKind.named(summary.kind)
+        run = kind.read(directory)
+        write(file, err, summary: summary, meta: run.meta, soaks: kind.html_soaks(run))
+      end
     end
   end
 end

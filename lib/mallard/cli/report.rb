@@ -23,7 +23,7 @@ module Mallard
         opened = part(RunKind.open(path))
         refuse_html(opened.kind)
         notes(opened)
-        render(opened)
+        show(opened.summary)
         HtmlOutput.write(@cli[:html], @err, summary: opened.summary, meta: opened.run.meta,
                                             soaks: opened.kind.html_soaks(opened.run))
         0
@@ -81,12 +81,6 @@ module Mallard
         when "running" then " — the run never finished (mallard was killed, or it is still running)"
         else " — #{summary.status}: #{summary.reason}"
         end
-      end
-
-      def render(opened)
-        return Report::Json.new(opened.summary).render(@out) if @cli[:json]
-
-        opened.kind.terminal(opened.summary, color: Report::Color.for(@out, env: @env)).render(@out)
       end
     end
   end

@@ -31,8 +31,8 @@ module Mallard
 
         run_dir = Run::Directory.create(command: command, out: @cli[:out])
         summary = measure(target, run_dir, argv)
-        render(summary)
-        HtmlOutput.write(@cli[:html], @err, summary: summary, meta: Run::SoakReader.read(run_dir).meta)
+        show(summary)
+        HtmlOutput.write_run(@cli[:html], @err, summary: summary, directory: run_dir)
         say_unsaved(summary)
         summary.outcome.exit_status
       end
@@ -97,10 +97,6 @@ module Mallard
 
       def reporter
         @cli[:json] ? Report::SilentProgress.new : Report::Progress.new(@err)
-      end
-
-      def render(summary)
-        show(summary, Report::SoakTerminal)
       end
     end
   end

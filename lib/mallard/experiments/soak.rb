@@ -224,7 +224,7 @@ module Mallard
           meta_failure = @run_dir.saved { write_meta }
           run = read.with(meta: read.meta.with(phases: @phases, subject_ruby: subject_ruby))
           summary = @run_dir.save_summary(Analysis::SoakSummary.call(run), earlier: [meta_failure],
-                                                                           name: Run::SoakReader.summary_file(@command))
+                                                                           name: summary_file)
           @reporter.finished(summary)
           summary
         end
@@ -246,6 +246,9 @@ module Mallard
                                                          cpu_layout: @options.cpu_layout,
                                                          subject_pid: @subject&.pid, subject_ruby: subject_ruby))
       end
+
+      # A heap run's summary.json is the heap's: its soak's summary goes beside it.
+      def summary_file = RunKind.named(@command).soak_summary_file
 
       def subject_ruby
         @options.subject_ruby.to_h.merge(@ruby_inside || {})

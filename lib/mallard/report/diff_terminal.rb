@@ -8,8 +8,6 @@ module Mallard
     class DiffTerminal
       include Formatting
 
-      FIRST_COLUMN = { "compare" => "configuration", "boot" => "boot" }.freeze
-
       # @param diff [Summary::Diff]
       def initialize(diff, color: Color::Plain.new)
         @diff = diff
@@ -32,8 +30,9 @@ module Mallard
         [run.run_dir, run.target, run.status, recomputed].compact.map { |part| Text.printable(part) }.join(" · ")
       end
 
+      # The first column is what each row is, which the kind of run says (RunKind#diff_row).
       def table
-        first = FIRST_COLUMN.fetch(@diff.kind, "metric")
+        first = RunKind.named(@diff.kind).diff_row
         table_lines([first, "A", "B", "change (95% CI)", ""], @diff.rows.map { |row| cells(row) })
       end
 

@@ -11,9 +11,11 @@ module Mallard
       LABEL = 9
 
       # @param summary [Summary::Soak]
-      def initialize(summary, color: Color::Plain.new)
+      # @param gc_first [Boolean] the GC timeline and the live set before memory (RunKind#gc_first?: a gc run)
+      def initialize(summary, color: Color::Plain.new, gc_first: false)
         @summary = summary
         @color = color
+        @gc_first = gc_first
         @sentences = SoakSentences.new(summary)
         @gc = GcLines.new(summary, @sentences, color: color)
       end
@@ -36,14 +38,13 @@ module Mallard
         lines + problems.map { |problem| @color.yellow("not a valid measurement: #{Text.printable(problem)}") }
       end
 
-      # A gc run (`mallard gc`) puts the GC timeline and the live set first.
       def sections
         gc = [["GC", @gc.gc], ["Live set", @gc.live_set]]
         memory = [["Memory", memory_lines], ["Ledger", ledger_lines]]
         rest = [["Script", script_line], ["Load", load_line], ["Jobs", job_lines], ["App", app_line], ["Flags", flags],
                 ["Run", [run_dir, skipped_line, @summary.cpu_layout&.description]]]
         overall = [["Verdict", [conclusion, UntilDecidedSentences.ending(@summary.until_decided)]]]
-        @summary.gc_first? ? overall + gc + memory + rest : overall + memory + gc.reverse + rest
+        @gc_first ? overall + gc + memory + rest : overall + memory + gc.reverse + rest
       end
 
       def ledger_lines = LedgerLines.new(@summary.ledger, color: @color, pss: @sentences.ledger_pss).lines

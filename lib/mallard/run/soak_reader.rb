@@ -8,9 +8,6 @@ module Mallard
     module SoakReader
       module_function
 
-      # A heap run (`mallard heap`) is a soak whose summary.json is the heap's: the soak's own summary is beside it.
-      def summary_file(command) = command == "heap" ? "soak_summary.json" : "summary.json"
-
       # @param directory [Directory]
       # @return [SoakRun]
       def read(directory)
@@ -20,9 +17,12 @@ module Mallard
         SoakRun.new(path: directory.path, meta: meta, **by_member(records(samples.records + agent.records)),
                     load: load_result(directory), ramp: Ramp.from_h(directory.read_json("ramp.json")),
                     workload: WorkloadEnding.from_h(directory.read_json("workload.json")),
-                    summary: Summary::Soak.from_h(directory.read_json(summary_file(meta.command))),
+                    summary: Summary::Soak.from_h(directory.read_json(summary_file(meta))),
                     skipped: samples.skipped + agent.skipped)
       end
+
+      # Where the soak's summary is: summary.json, but beside the heap's in a heap run (RunKind#soak_summary_file).
+      def summary_file(meta) = RunKind.for_command(meta.command).soak_summary_file
 
       # kind => its values in time order ([] for a kind the run has none of); a "gc" line holds many events, and
       # under "gc_drop" how many GCs it lost.

@@ -6,7 +6,6 @@ module Mallard
     class Boot < RunKind
       def name = "boot"
       def reader = Run::BootReader
-      def sentences(summary) = Report::BootSentences.new(summary)
       def terminal_view = Report::BootTerminal
       def html_page(summary, meta:, **) = Report::Html::BootPage.new(summary, meta: meta)
       def summarise(run) = Analysis::BootSummary.call(run)
@@ -17,6 +16,10 @@ module Mallard
       def diff_metrics = { Analysis::RunDiff::BOOT_METRIC => Analysis::RunDiff::WORSE[Analysis::RunDiff::BOOT_METRIC] }
 
       def diff(before, after, **) = Analysis::RunDiff.boots(before.summary, after.summary)
+      def diff_row = "boot"
+
+      # A boot is gated on its total (the first row): a small gem's share can move by many % and matter little.
+      def gated_rows(rows) = rows.first(1)
     end
 
     register(Boot.new)

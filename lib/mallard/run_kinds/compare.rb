@@ -6,7 +6,6 @@ module Mallard
     class Compare < RunKind
       def name = "compare"
       def reader = Run::CompareReader
-      def sentences(summary) = Report::CompareSentences.new(summary)
       def terminal_view = Report::CompareTerminal
       def html_page(summary, meta:, soaks: {}) = Report::Html::ComparePage.new(summary, meta: meta, soaks: soaks)
       def html_soaks(run) = Analysis::CompareSummary.soaks(run)
@@ -20,6 +19,10 @@ module Mallard
       def default_diff_metric(before, after) = Analysis::RunDiff.default_compare_metric(before.summary, after.summary)
 
       def diff(before, after, metric:) = Analysis::RunDiff.compares(before.summary, after.summary, metric: metric)
+
+      # A diff has a row per configuration, any of which can fail --fail-over.
+      def diff_row = "configuration"
+      def fail_over_names_row? = true
     end
 
     register(Compare.new)

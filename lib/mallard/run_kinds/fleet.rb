@@ -7,7 +7,6 @@ module Mallard
     class Fleet < RunKind
       def name = "fleet"
       def reader = Run::FleetReader
-      def sentences(summary) = Report::FleetSentences.new(summary)
       def terminal_view = Report::FleetTerminal
       def html? = false
       def summarise(run) = Analysis::FleetSummary.call(run, fail_over: run.options["fail_over"])

@@ -6,6 +6,7 @@ module Mallard
     class Gc < Soak
       def name = "gc"
       def diff_family = "soak"
+      def gc_first? = true
     end
 
     register(Gc.new)

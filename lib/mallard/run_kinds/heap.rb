@@ -7,13 +7,13 @@ module Mallard
     class Heap < RunKind
       def name = "heap"
       def reader = Run::HeapReader
-      def sentences(summary) = Report::HeapSentences.new(summary)
       def terminal_view = Report::HeapTerminal
       def html_page(summary, meta:, **) = Report::Html::HeapPage.new(summary, meta: meta)
       def summarise(run) = Analysis::HeapSummary.call(run)
 
-      # The soak that ran while the dumps were taken.
-      def soak(opened) = Opened.new(RunKind.named("soak"), opened.run.soak)
+      # The soak that ran while the dumps were taken, whose summary is beside the heap's.
+      def soak(opened) = Opened.new(soak_kind, opened.run.soak)
+      def soak_summary_file = "soak_summary.json"
     end
 
     register(Heap.new)

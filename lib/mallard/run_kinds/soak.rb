@@ -6,9 +6,12 @@ module Mallard
     class Soak < RunKind
       def name = "soak"
       def reader = Run::SoakReader
-      def sentences(summary) = Report::SoakSentences.new(summary)
-      def terminal_view = Report::SoakTerminal
-      def html_page(summary, meta:, **) = Report::Html::SoakPage.new(summary, meta: meta)
+      def terminal(summary, color:) = Report::SoakTerminal.new(summary, color: color, gc_first: gc_first?)
+      def html_page(summary, meta:, **) = Report::Html::SoakPage.new(summary, meta: meta, gc_first: gc_first?)
+      def soak_kind = self
+
+      # Whether its views lead with the GC and the live set, before memory.
+      def gc_first? = false
 
       # A stored summary written before series were kept gets them from the records.
       def summary(run) = Analysis::SoakSummary.for(run)

@@ -98,9 +98,6 @@ module Mallard
                         series: SoakSeries, ledger: Ledger, until_decided: Run::UntilDecided, ramp: Ramp)
 
     class Soak
-      # A gc run (`mallard gc`) is a soak shown GC and the live set first.
-      def gc_first? = kind == "gc"
-
       # A summary of schema 1 named its memory metric only in its verdict.
       def self.from_h(hash)
         summary = super

@@ -9,19 +9,20 @@ module Mallard
       class SoakPage
         # @param summary [Summary::Soak]
         # @param meta [Run::Meta]
-        def initialize(summary, meta:)
+        # @param gc_first [Boolean] GC before memory (RunKind#gc_first?: a gc run)
+        def initialize(summary, meta:, gc_first: false)
           @summary = summary
           @meta = meta
+          @gc_first = gc_first
           @charts = SoakCharts.new(summary.series, judged: !summary.verdict&.memory.nil?, script: !summary.script.nil?)
         end
 
         def title = "mallard #{kind} — #{description}"
 
-        # A gc run (`mallard gc`) shows GC before memory.
         def sections
           memory = Section.new(id: "memory", title: "Memory over time",
                                parts: [@charts.memory.to_html, ledger_chart]).to_s
-          middle = @summary.gc_first? ? [gc_section, memory, load_section] : [memory, load_section, gc_section]
+          middle = @gc_first ? [gc_section, memory, load_section] : [memory, load_section, gc_section]
           [header, SoakVerdictView.new(@summary).to_s, *middle, MetadataView.new(@meta).to_s]
         end
 
