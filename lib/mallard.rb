@@ -26,6 +26,7 @@ require_relative "mallard/probe/redis_connection"
 require_relative "mallard/probe/sidekiq_stats"
 require_relative "mallard/probe/prometheus_api"
 require_relative "mallard/probe/fleet_query"
+require_relative "mallard/probe/settings_check"
 
 require_relative "mallard/allocators/library_finder"
 require_relative "mallard/allocators/detection"

@@ -19,6 +19,14 @@ module Mallard
       def valid? = Array(problems).empty?
     end
 
+    # One setting of a configuration as its Ruby (and allocator) took it before any row ran (Probe::SettingsCheck):
+    # status "read" (read: the value taken; default: Ruby's own), "ignored" (reason: why, in Ruby's words), "invalid"
+    # (reason: jemalloc's rejected pairs), "deprecated" (instead: the names Ruby reads now, as Ruby writes them:
+    # RUBY_GC_HEAP_%d_INIT_SLOTS) or "unread" (this Ruby or allocator does not read it).
+    SettingCheck = Value.define(:name, :value, :status, :read, :default, :reason, :instead) do
+      def taken? = status == "read"
+    end
+
     # One configuration as measured: its valid runs, and the runs shown but not counted.
     # deploy_effort: how much a deployment must change to run it (Analysis::Recommendation::DEPLOYS); ruby: the
     # Ruby it ran on with --rubies (Target::SubjectRuby#to_h: path, version, allocator_linked…), nil otherwise;
