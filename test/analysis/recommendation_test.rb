@@ -123,13 +123,14 @@ class RecommendationTest < Minitest::Test
 
   # Issue 25: a winner on another Ruby keeps its effort, and loses a tie to an allocator.
   def test_a_ruby_change_is_the_largest_deploy
-    linked = recommend(row("3.3+jemalloc", rss: 60_000, deploy_effort: Recommendation::RUBY_CHANGE))
-    tie = recommend(row("3.3+jemalloc", rss: 80_000, deploy_effort: Recommendation::RUBY_CHANGE),
+    linked = recommend(row("3.3+jemalloc", rss: 60_000, deploy_effort: Mallard::Allocators::DeployEffort::RUBY_CHANGE))
+    tie = recommend(row("3.3+jemalloc", rss: 80_000, deploy_effort: Mallard::Allocators::DeployEffort::RUBY_CHANGE),
                     row("jemalloc", rss: 80_200, deploy_effort: 3))
 
-    assert_equal Recommendation::RUBY_CHANGE, linked.deploy_effort
+    assert_equal Mallard::Allocators::DeployEffort::RUBY_CHANGE, linked.deploy_effort
     assert_equal ["jemalloc", 3], [tie.name, tie.deploy_effort]
-    assert_equal ["3.3+jemalloc", Recommendation::RUBY_CHANGE], [only(tie.rivals).name, only(tie.rivals).deploy_effort]
+    assert_equal ["3.3+jemalloc", Mallard::Allocators::DeployEffort::RUBY_CHANGE],
+                 [only(tie.rivals).name, only(tie.rivals).deploy_effort]
   end
 
   def test_a_lower_memory_configuration_that_costs_throughput_is_passed_over

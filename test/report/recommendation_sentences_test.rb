@@ -142,8 +142,8 @@ class RecommendationSentencesTest < Minitest::Test
 
   # Issue 25: a winner on another Ruby says that deploying it is a Ruby change, and loses a tie to an allocator.
   def test_a_ruby_change_is_the_largest_deploy_and_the_reason_says_so
-    linked = recommend(row("3.3+jemalloc", rss: 60_000, deploy_effort: Recommendation::RUBY_CHANGE))
-    tie = recommend(row("3.3+jemalloc", rss: 80_000, deploy_effort: Recommendation::RUBY_CHANGE),
+    linked = recommend(row("3.3+jemalloc", rss: 60_000, deploy_effort: Mallard::Allocators::DeployEffort::RUBY_CHANGE))
+    tie = recommend(row("3.3+jemalloc", rss: 80_000, deploy_effort: Mallard::Allocators::DeployEffort::RUBY_CHANGE),
                     row("jemalloc", rss: 80_200, deploy_effort: 3))
 
     assert_equal "3.3+jemalloc", linked[:name]

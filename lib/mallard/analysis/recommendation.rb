@@ -17,10 +17,6 @@ module Mallard
     # the rivals set against it, the trade-offs as changes, the deploy effort that broke a tie); its sentences are
     # Report::RecommendationSentences'. A new axis adds rows and effort levels, not sentences here.
     module Recommendation
-      # What each deploy effort (Allocators::Allocator#deploy_effort, and RUBY_CHANGE for another Ruby than the
-      # baseline's) asks of a deployment, from nothing to change (0): Report::Words::DEPLOYS words each level.
-      ENVIRONMENT = 1
-      RUBY_CHANGE = 4
       # Each figure of a Summary::Versus: its change, interval, significance, which way is better, and its name.
       FIGURES = [%i[rss_pct rss_pct_ci significant lower memory],
                  %i[rps_pct rps_pct_ci rps_significant higher rate],
@@ -155,7 +151,7 @@ module Mallard
       def memory_values(config) = Array(config.steady_rss_kb&.values)
 
       # Older summaries did not record it, and predate Ruby as a configuration: as much as an allocator can need.
-      def effort(config) = config.deploy_effort || (RUBY_CHANGE - 1)
+      def effort(config) = config.deploy_effort || Allocators::DeployEffort::LIBRARY
 
       # The winner (the first candidate, least memory first, that costs nothing measurable and is in the front), and
       # the candidates rejected — every one with a cost, and those beaten that used less memory than the winner

@@ -22,7 +22,7 @@ module Mallard
                  "peak_rss_kb" => "peak RSS", "boot_rss_kb" => "RSS after boot" }.freeze
       # A summary's metric names for the unit of work's figures.
       WORK_METRICS = { "rps" => :rate, "p99_ms" => :latency, "cpu_ms_per_request" => :cpu }.freeze
-      # What each deploy effort (Analysis::Recommendation's levels) asks of a deployment.
+      # What each deploy effort (Allocators::DeployEffort's levels, by index) asks of a deployment.
       DEPLOYS = ["nothing to change", "an environment variable", "a file of mallard's loaded into the app",
                  "a library to install and preload", "another Ruby to install"].freeze
       # The ledger's parts as a stacked line names them, in the ledger's order.

@@ -148,7 +148,7 @@ module Mallard
 
       # A Ruby change is the largest deployment there is: said once, in the reason, so it is not missed.
       def ruby_change
-        return unless @decision.deploy_effort == Analysis::Recommendation::RUBY_CHANGE
+        return unless @decision.deploy_effort == Allocators::DeployEffort::RUBY_CHANGE
 
         "Deploying it means #{Words::DEPLOYS.last}: #{@decision.name} ran on another Ruby than the baseline."
       end
