@@ -28,7 +28,7 @@ module Mallard
     end
 
     # One configuration as measured: its valid runs, and the runs shown but not counted.
-    # deploy_effort: how much a deployment must change to run it (Analysis::Recommendation::DEPLOYS); ruby: the
+    # deploy_effort: how much a deployment must change to run it (Allocators::DeployEffort); ruby: the
     # Ruby it ran on with --rubies (Target::SubjectRuby#to_h: path, version, allocator_linked…), nil otherwise;
     # yjit: "on" or "off" with --yjit.
     Row = Value.define(:name, :allocator, :available, :unavailable_reason, :verified, :failed, :output_tail,
