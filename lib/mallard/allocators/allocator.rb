@@ -55,6 +55,13 @@ module Mallard
                                               "glibc's own limit there)")
       end
 
+      # This configuration with more environment variables, under a name of its own (compare --config).
+      # @param more [Hash{String=>String}] variables to set on top of this configuration's
+      def configured(name, more)
+        added = more.map { |variable, value| "#{variable}=#{value}" }.join(" ")
+        Allocator.new(**@definition, name: name, settings: settings.merge(more), summary: "#{summary}; with #{added}")
+      end
+
       # How much a deployment must change to run this configuration (DeployEffort): nothing, an environment
       # variable, a file of mallard's loaded into the app, a library to install and preload.
       def deploy_effort
@@ -106,7 +113,7 @@ module Mallard
       def verify(detection, environ, mapped_paths: [])
         problems = []
         problems << "expected #{malloc} but the process uses #{detection.name}" unless detection.name == malloc
-        (MANAGED_VARIABLES - ["LD_PRELOAD"]).each do |var|
+        ((MANAGED_VARIABLES - ["LD_PRELOAD"]) | settings.keys).each do |var|
           next if environ[var] == settings[var]
 
           problems << "#{var} is #{environ[var].inspect} in the process, expected #{settings[var].inspect}"

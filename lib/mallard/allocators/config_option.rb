@@ -1,0 +1,49 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Allocators
+    # compare --config NAME=[BASE,]VAR=VALUE[,VAR=VALUE…]: a configuration of any environment on one of the
+    # catalog's (glibc unless another is named first): `gc-cap=RUBY_GC_HEAP_GROWTH_FACTOR=1.1` runs glibc with that
+    # variable, `je-decay=jemalloc,MALLOC_CONF=dirty_decay_ms:1000,narenas:2` jemalloc with that MALLOC_CONF. A new
+    # variable starts where a comma is followed by an upper-case NAME=, so MALLOC_CONF's own commas stay in its value.
+    module ConfigOption
+      NAME = /\A[A-Za-z0-9][A-Za-z0-9._+-]*\z/
+      VARIABLE = /\A[A-Z_][A-Z0-9_]*\z/
+      SPLIT = /,(?=[A-Z_][A-Z0-9_]*=)/
+      # The base configuration chooses the allocator's library, and mallard loads its own files through RUBYOPT.
+      RESERVED = %w[LD_PRELOAD RUBYOPT].freeze
+
+      module_function
+
+      # @param catalog [Catalog]
+      # @return [Allocator] the configuration, named as given
+      # @raise [UsageError] a name or a variable it cannot be, or a base the catalog does not have
+      def parse(text, catalog)
+        name, spec = text.split("=", 2)
+        refuse(text, "NAME=[BASE,]VAR=VALUE[,VAR=VALUE…] expected") unless name&.match?(NAME) && spec
+        refuse(text, "#{name} is a configuration mallard has already; give this one a name of its own") if
+          catalog.names.include?(name)
+
+        pairs = spec.split(SPLIT)
+        base = pairs.first.include?("=") ? "glibc" : pairs.shift
+        catalog.fetch(base).configured(name, settings(text, pairs))
+      end
+
+      def settings(text, pairs)
+        refuse(text, "it names no variable to set") if pairs.empty?
+
+        pairs.to_h do |pair|
+          variable, value = pair.split("=", 2)
+          refuse(text, "#{variable} is not an environment variable's name") unless variable.match?(VARIABLE)
+          refuse(text, "#{variable} is for the base configuration to set") if RESERVED.include?(variable)
+
+          [variable, value]
+        end
+      end
+
+      def refuse(text, why) = raise(UsageError, "--config #{text}: #{why}")
+
+      private_class_method :settings, :refuse
+    end
+  end
+end

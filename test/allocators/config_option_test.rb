@@ -1,0 +1,47 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# compare --config: any environment as a configuration, on glibc or another of the catalog's.
+class ConfigOptionTest < Minitest::Test
+  def parse(text) = Mallard::Allocators::ConfigOption.parse(text, Mallard::Allocators::Catalog.default)
+
+  def test_variables_on_glibc_by_default
+    config = parse("gc-cap=RUBY_GC_HEAP_GROWTH_FACTOR=1.1,RUBY_GC_HEAP_GROWTH_MAX_SLOTS=40000")
+
+    assert_equal %w[gc-cap glibc], [config.name, config.malloc]
+    assert_equal({ "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.1", "RUBY_GC_HEAP_GROWTH_MAX_SLOTS" => "40000" }, config.settings)
+    assert_equal Mallard::Allocators::DeployEffort::ENVIRONMENT, config.deploy_effort
+    assert_nil config.env["LD_PRELOAD"]
+  end
+
+  # MALLOC_CONF's own commas stay in its value; the base's settings stay unless overridden.
+  def test_on_another_configuration_with_malloc_confs_commas
+    config = parse("je-decay=jemalloc-tuned,MALLOC_CONF=dirty_decay_ms:1000,narenas:2,RUBY_GC_HEAP_GROWTH_FACTOR=1.2")
+
+    assert_equal "jemalloc", config.malloc
+    assert_equal({ "MALLOC_CONF" => "dirty_decay_ms:1000,narenas:2", "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.2" },
+                 config.settings)
+    assert_includes config.summary, "with MALLOC_CONF=dirty_decay_ms:1000,narenas:2 RUBY_GC_HEAP_GROWTH_FACTOR=1.2"
+  end
+
+  # The process is verified to carry every variable, not only the allocator's own.
+  def test_the_process_must_carry_each_variable
+    config = parse("gc=RUBY_GC_HEAP_GROWTH_FACTOR=1.1")
+    detection = Mallard::Allocators::Detection.new(name: "glibc")
+
+    assert_empty config.verify(detection, { "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.1" })
+    assert_match(/RUBY_GC_HEAP_GROWTH_FACTOR is nil in the process, expected "1.1"/,
+                 config.verify(detection, {}).join)
+  end
+
+  def test_what_cannot_be_a_configuration_is_refused
+    { "nameonly" => /NAME=\[BASE,\]VAR=VALUE/, "glibc=MALLOC_ARENA_MAX=4" => /mallard has already/,
+      "x=jemalloc" => /names no variable/, "x=lower=1" => /not an environment variable's name/,
+      "x=LD_PRELOAD=/tmp/lib.so" => /for the base configuration to set/, "x=nope,A=1" => /unknown allocator 'nope'/ }
+      .each do |text, message|
+        error = assert_raises(Mallard::UsageError, text) { parse(text) }
+        assert_match message, error.message
+      end
+  end
+end
