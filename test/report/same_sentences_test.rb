@@ -20,6 +20,8 @@ class SameSentencesTest < Minitest::Test
               { "name" => "RUBY_GC_HEAP_0_INIT_SLOTS", "value" => "5000",
                 "ignored" => "Ruby 3.3's; this Ruby ignores it" }]
              .freeze
+  UNDECIDED = { overall: "inconclusive", finding: "undecided", memory: "growing", live_set: "inconclusive",
+                app_held: "inconclusive", rising: "malloc held free", decide_units: 12_000, decide_minutes: 3.5 }.freeze
   PRESENTERS = { "soak" => Mallard::Report::SoakSentences, "gc" => Mallard::Report::SoakSentences,
                  "heap" => Mallard::Report::HeapSentences, "compare" => Mallard::Report::CompareSentences,
                  "boot" => Mallard::Report::BootSentences, "fleet" => Mallard::Report::FleetSentences }.freeze
@@ -72,6 +74,19 @@ class SameSentencesTest < Minitest::Test
     assert_same_sentences(heap_summary, stored_meta("soak-leaky"), at_least: 6)
   end
 
+  # How a heap run ended: its dumps missing, or its traced app's load failed with all three dumps written.
+  def test_a_heap_runs_ending_reads_the_same_in_both_views
+    unmeasured = { "window" => nil, "sites" => [], "retained_count" => nil, "retained_bytes" => nil,
+                   "significant_bytes" => nil }
+    stopped = heap_summary(heap_hash.merge("status" => "interrupted", "cause" => "signal", "reason" => "interrupted",
+                                           "shortfall" => { "written" => 1 }, **unmeasured))
+    overloaded = heap_summary(heap_hash.merge("status" => "failed", "cause" => "errors", "traced_load_failed" => true,
+                                              "reason" => "31% of requests failed"))
+
+    assert_same_sentences(stopped, stored_meta("soak-leaky"), at_least: 3)
+    assert_same_sentences(overloaded, stored_meta("soak-leaky"), at_least: 7)
+  end
+
   # A fleet has no HTML page: its sentences are its terminal's.
   def test_a_fleets_sentences_are_in_its_terminal
     kind = Mallard::RunKind.named("fleet")
@@ -90,12 +105,13 @@ class SameSentencesTest < Minitest::Test
 
   private
 
-  # A stored soak with a live set, GC settings and pauses, so that every sentence has something to say.
+  # A stored soak with a live set, GC settings and pauses, and its verdict decided now (a finding for the presenter to
+  # word), so that every sentence has something to say.
   def soak(name)
     summary = soak_summary(name, series: soak_series, live_set: LIVE_SET)
-    summary.with(gc: summary.gc.with(settings: SETTINGS.map { |setting| Mallard::Summary::GcSetting.from_h(setting) },
-                                     pause_ms: Mallard::Summary::Percentiles.new(p50: 0.41, p90: 0.9, p99: 2.35,
-                                                                                 max: 7.5)))
+    gc = summary.gc.with(settings: SETTINGS.map { |setting| Mallard::Summary::GcSetting.from_h(setting) },
+                         pause_ms: Mallard::Summary::Percentiles.new(p50: 0.41, p90: 0.9, p99: 2.35, max: 7.5))
+    summary.with(verdict: summary.verdict&.with(**UNDECIDED), gc: gc)
   end
 
   def assert_same_sentences(summary, meta, at_least:)

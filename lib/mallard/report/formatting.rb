@@ -58,6 +58,9 @@ module Mallard
         kb ? format("%.1f MiB", kb / 1024.0) : "—"
       end
 
+      # Memory in whole MiB, for a figure given roughly: "32 MiB".
+      def whole_mib(kb) = format("%.0f MiB", kb / 1024.0)
+
       # A median of KiB in MiB with its 95% interval: "123.4 MiB (120.1 … 125.0)"; the median alone without one.
       # @param estimate [#median, #ci] an estimate whose figures are in KiB
       def mib_interval(estimate)

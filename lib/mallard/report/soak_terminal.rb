@@ -50,8 +50,8 @@ module Mallard
       def ledger_lines = LedgerLines.new(@summary.ledger, color: @color, pss: @sentences.ledger_pss).lines
 
       def conclusion
-        verdict = @summary.verdict
-        verdict&.conclusion && "#{@color.bold(verdict_word(verdict.overall).to_s)} — #{verdict.conclusion}"
+        said = @sentences.conclusion
+        said && "#{@color.bold(verdict_word(@summary.verdict.overall).to_s)} — #{said}"
       end
 
       def memory_lines

@@ -12,7 +12,9 @@ module Mallard
   module Summary
     # The verdict of a soak in two parts: memory (Analysis::LeakVerdict on RSS or PSS, nil for a script, which has
     # no steady state), with what it was computed on, and live_set (the same rule on the live Ruby heap, see
-    # LiveSet); overall is the run's one word and conclusion the sentence joining the two.
+    # LiveSet); overall is the run's one word and finding which case of joining the two it is
+    # (Analysis::VerdictConclusion::Decision), worded by Report::SoakSentences#conclusion. conclusion: the sentence an
+    # older summary.json stored instead of a finding.
     # For a job worker the x axis is jobs: the slope is slope_kb_per_1k_jobs (slope_kb_per_1k_requests stays
     # nil), and requests_observed and requests_needed count jobs; unit says which. app_held and allocator_held:
     # the memory ledger's words for what the app holds (Ruby live objects, malloc in use) and what the allocator
@@ -21,8 +23,8 @@ module Mallard
     # decide_units the run length (work after warm-up) that would decide it and decide_minutes how far off that is.
     Verdict = Value.define(:memory, :slope_kb_per_1k_requests, :slope_kb_per_1k_jobs, :ci, :samples,
                            :requests_observed, :tolerance_kb, :requests_needed, :methodology, :metric, :requests_source,
-                           :warmup_samples, :warmup_end_s, :unit, :live_set, :overall, :conclusion, :app_held,
-                           :allocator_held, :app_own, :rising, :decide_units, :decide_minutes)
+                           :warmup_samples, :warmup_end_s, :unit, :live_set, :overall, :finding, :conclusion,
+                           :app_held, :allocator_held, :app_own, :rising, :decide_units, :decide_minutes)
 
     class Verdict
       # Units of work: "requests", or "jobs" for a job worker; summaries written before unit existed are a web app's.
@@ -31,6 +33,9 @@ module Mallard
       end
 
       def slope_kb_per_1k = slope_kb_per_1k_jobs || slope_kb_per_1k_requests
+
+      # Whether this was stored with its sentence (an older mallard's summary.json) rather than a finding.
+      def worded? = !conclusion.nil?
     end
 
     # One process's memory over the run.

@@ -27,10 +27,12 @@ module Mallard
         private
 
         def rows
-          [["Verdict", @verdict&.overall && [verdict_word(@verdict.overall), @verdict.conclusion].compact.join(": ")],
+          [["Verdict", @verdict&.overall && [verdict_word(@verdict.overall), conclusion].compact.join(": ")],
            ["Memory", @verdict&.memory], ["Steady RSS", mib(@memory.steady_rss_kb)],
            ["Steady PSS", mib(@memory.steady_pss_kb)], ["Peak RSS", mib(@memory.peak_rss_kb)], *load_rows]
         end
+
+        def conclusion = SoakSentences.new(@soak).conclusion
 
         def load_rows
           return [["Load", "no load figures recorded"]] unless @load

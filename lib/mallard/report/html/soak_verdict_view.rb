@@ -25,8 +25,8 @@ module Mallard
           <%- problems.each do |problem| -%>
           <p class="warning">Not a valid measurement: <%= problem %></p>
           <%- end -%>
-          <%- if @verdict&.conclusion -%>
-          <p class="verdict"><strong><%= verdict_word(@verdict.overall) %></strong>: <%= @verdict.conclusion %></p>
+          <%- if (conclusion = @sentences.conclusion) -%>
+          <p class="verdict"><strong><%= verdict_word(@verdict.overall) %></strong>: <%= conclusion %></p>
           <%- end -%>
           <%- if (ended = UntilDecidedSentences.ending(@summary.until_decided)) -%>
           <p class="note"><%= ended %></p>

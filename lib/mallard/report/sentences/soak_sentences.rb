@@ -17,9 +17,12 @@ module Mallard
 
       # Every sentence this summary gives, for a check that each view shows them all.
       def all
-        [memory_slope, memory_hint, memory_basis, live_set_slope, live_set_hint, live_set_basis, ledger_pss, gc_runs,
-         gc_pauses, *gc_settings, ramp].compact
+        [conclusion, memory_slope, memory_hint, memory_basis, live_set_slope, live_set_hint, live_set_basis,
+         ledger_pss, gc_runs, gc_pauses, *gc_settings, ramp].compact
       end
+
+      # What memory and the app's own memory say together (Analysis::VerdictConclusion's finding, worded).
+      def conclusion = VerdictSentences.new(@verdict, headroom_kb: @summary.headroom_kb).conclusion
 
       # How `--concurrency auto` chose the load: each step of its ramp, and the choice with its rule.
       def ramp

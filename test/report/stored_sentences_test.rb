@@ -1,0 +1,33 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# The stored runs whose summary.json holds the sentences an older mallard wrote (test/fixtures/runs): their summaries
+# computed again from the records hold data in those places, and the presenter words that data as the run stored it.
+# Read as stored, they show the stored sentences.
+class StoredSentencesTest < Minitest::Test
+  RUNS = File.expand_path("../fixtures/runs", __dir__)
+
+  def test_a_stored_verdicts_conclusion_reads_the_same_from_its_finding
+    each_soak do |stored, now|
+      assert_nil now.verdict.conclusion
+      refute_nil stored.verdict.conclusion
+      assert_equal stored.verdict.conclusion, sentences(now).conclusion
+      assert_equal stored.verdict.conclusion, sentences(stored).conclusion
+    end
+  end
+
+  private
+
+  # A gc run's summary, and the soak of a heap run: [as stored, computed again from the records].
+  def each_soak
+    %w[gc-leaky heap-leaky].each do |name|
+      opened = Mallard::RunKind.open(File.join(RUNS, name))
+      heap = opened.summary.is_a?(Mallard::Summary::Heap)
+      run = heap ? opened.run.soak : opened.run
+      yield heap ? opened.summary.soak : opened.summary, Mallard::Analysis::SoakSummary.call(run)
+    end
+  end
+
+  def sentences(summary) = Mallard::Report::SoakSentences.new(summary)
+end
