@@ -37,7 +37,8 @@ class HeapCasesTest < Minitest::Test
     assert_equal "#{GUSHER}:#{line_of(GUSHER, 'Array.new(8)')}", top["site"]
     assert_equal "String", top["class"]
     assert top["significant"]
-    assert_match(/\A1 allocation site keeps .* at #{Regexp.escape(top['site'])}\z/, summary["conclusion"])
+    assert_equal(1, summary["sites"].count { |site| site["significant"] })
+    assert_match(/\A1 allocation site keeps .* at #{Regexp.escape(top['site'])}\z/, sentences(summary).conclusion)
     assert_dumps_reported summary
     assert_equal 2, JSON.parse(File.read(File.join(@tmp, "run", "meta.json"))).dig("options", "concurrency"),
                  "a heap run loads with few connections"
@@ -72,7 +73,9 @@ class HeapCasesTest < Minitest::Test
 
     assert_equal 65, status.exitstatus, err
     assert_equal %w[failed no_dumps], summary.values_at("status", "cause")
-    assert_match(/\A0 of the 3 dumps were written \(IOError: no space left for this dump\)/, summary["reason"])
+    assert_equal 0, summary.dig("shortfall", "written")
+    assert_match(/\AIOError: no space left for this dump/, summary.dig("shortfall", "why"))
+    assert_match(/\A0 of the 3 dumps were written \(IOError: no space left for this dump\)/, sentences(summary).reason)
     assert_nil summary.dig("latency", "during"), "no dump was taken"
     assert_includes(help, "65 when there are not three dumps")
   end
@@ -158,6 +161,9 @@ class HeapCasesTest < Minitest::Test
   end
 
   def help = mallard("heap", "--help").first
+
+  # How the views word a summary printed with --json.
+  def sentences(summary) = Mallard::Report::HeapSentences.new(Mallard::Summary::Heap.from_h(summary))
 
   def heap(app, *options)
     out, err, status = mallard("heap", app, *options, "--json", "--out", run_dir, env: { "MALLARD_TEST_TAG" => @tag },

@@ -22,10 +22,14 @@ class HeapTerminalTest < Minitest::Test
   end
 
   def test_the_conclusion_is_said_including_that_nothing_was_retained
-    nothing = "nothing retained beyond the threshold: no allocation site keeps 256.0 KiB or more"
-    text = render(heap_hash.merge("conclusion" => nothing))
+    hash = heap_hash
+    hash["sites"].each { |site| site["significant"] = false }
+    text = render(hash)
 
-    assert_includes text, nothing
+    assert_includes text, "nothing retained beyond the threshold: no allocation site keeps 256.0 KiB or more of " \
+                          "what was allocated between dump A and dump B (3.0 MiB kept in all)"
+    assert_includes render(heap_hash), "1 allocation site keeps 256.0 KiB or more; the most, 2.0 MiB of String, at " \
+                                       "/app/lib/cache.rb:12"
   end
 
   def test_probes_that_all_failed_are_not_a_median_of_zero
@@ -46,7 +50,7 @@ class HeapTerminalTest < Minitest::Test
 
   def test_no_dumps_says_why_and_shows_no_retention_and_no_latency_during_dumps
     text = render("kind" => "heap", "status" => "failed", "cause" => "no_dumps",
-                  "reason" => "0 of the 3 dumps were written (the app did not take dump request 1 within 15 s)",
+                  "shortfall" => { "written" => 0, "why" => "the app did not take dump request 1 within 15 s" },
                   "latency" => { "path" => "/", "during" => nil,
                                  "outside" => { "requests" => 5, "answered" => 5, "p50_ms" => 1.0, "max_ms" => 2.0,
                                                 "errors" => 0 } })

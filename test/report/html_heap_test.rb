@@ -121,8 +121,9 @@ class HtmlHeapTest < Minitest::Test
   end
 
   def test_a_failed_run_says_why_and_shows_no_retention
-    reason = "2 of the 3 dumps were written (the run ended before its third dump)"
-    hash = heap_hash.merge("status" => "failed", "cause" => "no_dumps", "reason" => reason, "window" => nil,
+    reason = "2 of the 3 dumps were written (the run ended before dump C was written)"
+    hash = heap_hash.merge("status" => "failed", "cause" => "no_dumps", "shortfall" => { "written" => 2 },
+                           "window" => nil,
                            "sites" => [], "gems" => [], "classes" => [], "generations" => [], "dumps" => [],
                            "analysis" => nil, "methodology" => nil, "retained_count" => nil, "retained_bytes" => nil,
                            "significant_bytes" => nil)

@@ -45,7 +45,6 @@ module Mallard
         owners = FileOwners.new(gems: gems || gems_in_paths(last.sites.keys.map(&:first)), ruby_dirs: ruby_dirs,
                                 app_dir: app_dir)
         figures = figures(last, window, owners)
-        figures[:conclusion] = conclusion(figures)
         with_paths(figures[:sites], dumps, window, last)
         figures.merge(analysis: analysis([first, second, last], dumps),
                       dumps: [first, second, last].map { |scan| info(scan) })
@@ -75,22 +74,6 @@ module Mallard
           retained_bytes: sites.sum { |site| site[:bytes] }, gems: grouped(sites, :gem),
           classes: grouped(sites, :class), generations: generations(last.generations), methodology: METHOD }
       end
-
-      # What the sites come to, in a sentence; "nothing retained beyond the threshold" is an answer too.
-      def conclusion(figures)
-        kept = figures[:sites].select { |site| site[:significant] }
-        threshold = kib(figures[:significant_bytes])
-        if kept.empty?
-          return "nothing retained beyond the threshold: no allocation site keeps #{threshold} or more of what " \
-                 "was allocated between dump A and dump B (#{kib(figures[:retained_bytes])} kept in all)"
-        end
-
-        top = kept.first
-        "#{kept.size} allocation site#{'s' if kept.size > 1} #{kept.size > 1 ? 'keep' : 'keeps'} #{threshold} or " \
-          "more; the most, #{kib(top[:bytes])} of #{top[:class]}, at #{top[:site]}"
-      end
-
-      def kib(bytes) = bytes >= 1_048_576 ? format("%.1f MiB", bytes / 1_048_576.0) : format("%.1f KiB", bytes / 1024.0)
 
       def sites(last, owners)
         own = last.sites.select { |(file, _, _), _| file&.start_with?(OWN_CODE) }

@@ -12,10 +12,8 @@ module Mallard
       # times over (a heavy Rails page from ~100 ms to ~700 ms), and a heap run is for retention, not throughput:
       # a few connections keep the traced app answering instead of queueing into the load tool's timeout.
       CONCURRENCY = 2
-      # What to change when the load failed under tracing.
-      LOAD_HINT = "allocation tracing slows the app several times over: give `mallard heap` fewer connections " \
-                  "(--concurrency, default #{CONCURRENCY}) or an open-loop --rate the traced app can answer".freeze
-      DUMP_NAMES = "ABC"
+      # The soak's causes that mean its load failed: with tracing on, the views say what to change.
+      LOAD_FAILED = %w[errors load_failed].freeze
 
       module_function
 
@@ -26,38 +24,41 @@ module Mallard
         base = { kind: "heap", schema_version: Run::Directory::SCHEMA_VERSION, soak: soak, target: soak.target,
                  latency: HeapLatency.call(run.schedule), wait: wait(run.schedule), tracing: TRACING }
         dumps = run.complete_dumps
-        Summary::Heap.from_h(**base, **outcome(soak, dumps, run), **retention(dumps))
+        return without_dumps(base, run, **failed(soak), shortfall: shortfall(dumps, run)) if dumps.size < 3
+
+        Summary::Heap.from_h(**base, **outcome(soak), **retention(dumps))
       rescue FailedMeasurement => e
-        Summary::Heap.from_h(**base, **without_dumps(soak, e.message),
-                                     dumps: run.dumps.sort_by(&:number).map { |dump| dump_info(dump) })
+        without_dumps(base, run, **failed(soak, e.message))
       end
 
-      # A run stopped part-way (a signal, the app exiting) ends as the soak did, saying what became of the dumps;
-      # otherwise it is a failed measurement: nothing to compare.
-      def without_dumps(soak, why)
+      # A summary without retention: the dumps the run has, and how it ended.
+      def without_dumps(base, run, **ending)
+        Summary::Heap.from_h(**base, **ending, dumps: run.dumps.sort_by(&:number).map { |dump| dump_info(dump) })
+      end
+
+      # A run stopped part-way (a signal, the app exiting) ends as the soak did, and says what became of the dumps
+      # (why: the dumps' error, when they had one); otherwise it is a failed measurement: nothing to compare.
+      def failed(soak, why = nil)
         return { status: "failed", cause: "no_dumps", reason: why } unless soak.status == "interrupted"
 
-        { status: soak.status, cause: soak.cause, reason: "#{soak.reason}; #{why}" }
+        reasons = [soak.reason, why].compact
+        { status: soak.status, cause: soak.cause, reason: (reasons.join("; ") unless reasons.empty?) }
       end
 
       def wait(schedule)
         schedule.slice("waited_s", "gave_up", "pickup_timeout_s", "dump_timeout_s") unless schedule.empty?
       end
 
-      def outcome(soak, dumps, run)
-        raise FailedMeasurement, missing(dumps, run, soak) if dumps.size < 3
-
-        reason = soak.reason
-        reason = "#{reason}; #{LOAD_HINT}" if %w[errors load_failed].include?(soak.cause)
-        { status: soak.status, cause: soak.cause, reason: reason }
+      # The three dumps were written: the run ends as its soak did, whose load may have failed under tracing.
+      def outcome(soak)
+        { status: soak.status, cause: soak.cause, reason: soak.reason,
+          traced_load_failed: LOAD_FAILED.include?(soak.cause) }
       end
 
-      # "1 of the 3 dumps were written (why the others were not)".
-      def missing(dumps, run, _soak)
+      # Fewer than three dumps: the most one process wrote, and why no more (nil: the run ended first).
+      def shortfall(dumps, run)
         written = run.dumps.group_by(&:pid).values.map(&:size).max || dumps.size
-        why = run.schedule["gave_up"] || run.failures.first ||
-              "the run ended before dump #{DUMP_NAMES[written]} was written"
-        "#{written} of the 3 dumps #{written == 1 ? 'was' : 'were'} written (#{why})"
+        Summary::HeapShortfall.new(written: written, why: run.schedule["gave_up"] || run.failures.first)
       end
 
       def retention(dumps)

@@ -84,9 +84,10 @@ module Mallard
       end
 
       # How a run that did not complete ended, in one line (nil when it completed): a failed measurement has
-      # no `outcome` (verdict, recommendation) at all.
-      def ending(summary, outcome: "verdict")
-        reason = Text.printable(summary.reason)
+      # no `outcome` (verdict, recommendation) at all. reason: the kind's presenter's, where it words more than the
+      # summary's reason.
+      def ending(summary, outcome: "verdict", reason: summary.reason)
+        reason = Text.printable(reason)
         case summary.status
         when "interrupted" then "interrupted: #{reason}"
         when "failed" then "failed measurement: #{reason}, no #{outcome}"

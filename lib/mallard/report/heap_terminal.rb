@@ -32,10 +32,12 @@ module Mallard
       # A run whose dumps were all written has its retention whatever befell the soak: "no retention" only when
       # there is none.
       def heap_ending
-        return ending(@summary, outcome: "retention") if @summary.window.nil? || @summary.status == "running"
+        if @summary.window.nil? || @summary.status == "running"
+          return ending(@summary, outcome: "retention", reason: @sentences.reason)
+        end
         return if @summary.complete?
 
-        "the soak #{@summary.status == 'failed' ? 'failed' : 'was interrupted'}: #{Text.printable(@summary.reason)}; " \
+        "the soak #{@summary.status == 'failed' ? 'failed' : 'was interrupted'}: #{@sentences.reason}; " \
           "the retention below is from its three dumps, which were all written"
       end
 
@@ -49,7 +51,7 @@ module Mallard
 
       def retained_line
         [[@sentences.retained, @sentences.window].compact.join(", "), @sentences.significant,
-         @summary.conclusion && Text.printable(@summary.conclusion)].compact
+         @sentences.conclusion].compact
       end
 
       def site_lines

@@ -39,16 +39,27 @@ module Mallard
     # and why it stopped asking for them, when it did.
     HeapWait = Value.define(:waited_s, :gave_up, :pickup_timeout_s, :dump_timeout_s)
 
+    # Fewer than the three dumps the method needs: how many one process wrote, and why it wrote no more in the run's
+    # own words (it stopped asking for them, or a dump failed; nil: the run ended first).
+    HeapShortfall = Value.define(:written, :why)
+
     # `mallard heap` (dumps taken during a soak) and `mallard heap diff A B C` (dumps given): the three-dump method.
     # window: the generations allocated between dump A and dump B (from exclusive, to inclusive); retained: what
-    # of them the last dump still holds; sites sorted by retained bytes; conclusion: what that comes to, in a
-    # sentence. soak: the soak that ran meanwhile.
+    # of them the last dump still holds; sites sorted by retained bytes, each judged significant or not (what the
+    # retention comes to is Report::HeapSentences' to say). soak: the soak that ran meanwhile. reason: how the run
+    # ended, in the soak's words or the dumps' error; shortfall: the dumps missing, when they are why it failed;
+    # traced_load_failed: the load failed with allocation tracing on (the views say what to change).
+    # conclusion: the sentence an older summary.json stored instead of the views wording it.
     HEAP_FIGURES = { dumps: [HeapDumpInfo], sites: [HeapSite], gems: [HeapGroup], classes: [HeapGroup],
                      generations: [HeapGeneration], analysis: HeapAnalysis, latency: HeapLatency, wait: HeapWait,
-                     soak: Soak, target: Run::TargetInfo }.freeze
-    Heap = Value.define(:kind, :schema_version, :status, :cause, :reason, :window, :retained_count, :retained_bytes,
-                        :significant_bytes, :conclusion, :methodology, :tracing, **HEAP_FIGURES) do
+                     soak: Soak, target: Run::TargetInfo, shortfall: HeapShortfall }.freeze
+    Heap = Value.define(:kind, :schema_version, :status, :cause, :reason, :traced_load_failed, :window,
+                        :retained_count, :retained_bytes, :significant_bytes, :conclusion, :methodology, :tracing,
+                        **HEAP_FIGURES) do
       def complete? = status == "complete"
+
+      # Whether this was stored with its conclusion worded (an older mallard's summary.json) rather than as data.
+      def worded? = !conclusion.nil?
       def outcome = Run::Outcome.new(status: status, cause: cause, reason: reason)
 
       # The window's first generation (from is exclusive: dump A's newest) and its last (dump B's newest); nil

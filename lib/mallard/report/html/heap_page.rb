@@ -14,6 +14,7 @@ module Mallard
         def initialize(summary, meta:)
           @summary = summary
           @meta = meta
+          @sentences = HeapSentences.new(summary)
         end
 
         def title = "mallard heap — #{description}"
@@ -39,7 +40,7 @@ module Mallard
         end
 
         def header
-          HeaderView.new(kind: "heap", description: description, status: @summary.status, reason: @summary.reason,
+          HeaderView.new(kind: "heap", description: description, status: @summary.status, reason: @sentences.reason,
                          path: @summary.soak&.run_dir, notes: header_notes).to_s
         end
 

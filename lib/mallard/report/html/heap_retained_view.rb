@@ -23,7 +23,7 @@ module Mallard
 
         def rows
           [["Retained", @sentences.retained], ["Window", @sentences.window], ["Significant", @sentences.significant],
-           ["Sites", sites], ["Conclusion", @summary.conclusion]]
+           ["Sites", sites], ["Conclusion", @sentences.conclusion]]
         end
 
         def sites
