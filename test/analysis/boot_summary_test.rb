@@ -58,6 +58,18 @@ class BootSummaryTest < Minitest::Test
     assert_empty summary.tree
   end
 
+  # glibc's mallinfo2 was too slow to read at every require in two repeats: how many, of how many, and the first's
+  # words, as data (BootSentences words it).
+  def test_repeats_that_stopped_reading_malloc_are_counted
+    took = ["one reading took 12.5 ms", "one reading took 9.0 ms"]
+    repeats = @run.repeats.each_with_index.map { |repeat, index| repeat.with(malloc_stopped: took[index]) }
+    summary = Mallard::Analysis::BootSummary.call(@run.with(repeats: repeats))
+
+    assert_equal [2, 5, "one reading took 12.5 ms"], summary.malloc_stopped.to_h.values_at(:repeats, :of, :first)
+    assert_nil summary.malloc_note
+    assert_nil @summary.malloc_stopped, "read at every require"
+  end
+
   private
 
   def all(nodes)

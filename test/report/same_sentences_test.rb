@@ -70,6 +70,14 @@ class SameSentencesTest < Minitest::Test
     assert_same_sentences(summary, stored_meta("boot"), at_least: 4)
   end
 
+  # A boot whose probe read malloc only for the total: said in both views.
+  def test_a_boots_malloc_read_only_for_the_total_reads_the_same_in_both_views
+    stopped = Mallard::Summary::MallocStopped.new(repeats: 1, of: 5, first: "one reading took 12.5 ms")
+    summary = Mallard::Summary::Boot.from_h(stored("boot/summary.json")).with(malloc_stopped: stopped)
+
+    assert_same_sentences(summary, stored_meta("boot"), at_least: 4)
+  end
+
   def test_a_heap_runs_sentences_read_the_same_in_both_views
     assert_same_sentences(heap_summary, stored_meta("soak-leaky"), at_least: 6)
   end

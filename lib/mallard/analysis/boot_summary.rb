@@ -48,17 +48,14 @@ module Mallard
         first = repeats.first || Run::BootRepeat.new
         { app: run.target.description, mode: first.mode || run.options["mode"],
           environment: run.options["environment"], allocator: run.options["allocator"], ruby: first.ruby,
-          malloc: first.malloc, malloc_note: first.malloc_note || malloc_stopped(repeats),
+          malloc: first.malloc, malloc_note: first.malloc_note, malloc_stopped: malloc_stopped(repeats),
           probe_kb: median(repeats.map { |repeat| repeat.probe_bytes.to_i / BootFigures::KIB }) }
       end
 
       # glibc's mallinfo2 can take milliseconds on a fragmented heap: the probe then stops reading it per require.
       def malloc_stopped(repeats)
         stopped = repeats.filter_map(&:malloc_stopped)
-        return if stopped.empty?
-
-        "malloc was not read per require after the first slow reading in #{stopped.size} of #{repeats.size} " \
-          "repeats (#{stopped.first}; glibc's mallinfo2 walks every free chunk), only for the total"
+        Summary::MallocStopped.new(repeats: stopped.size, of: repeats.size, first: stopped.first) unless stopped.empty?
       end
 
       def cutoff_kb(run)

@@ -111,7 +111,7 @@ module Mallard
       end
 
       def method_lines
-        [@summary.methodology.to_s]
+        [@summary.methodology.to_s, @sentences.malloc_stopped]
       end
 
       def interval(bounds)

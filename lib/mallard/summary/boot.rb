@@ -53,12 +53,18 @@ module Mallard
     # A failed repeat: its number and why.
     BootFailure = Value.define(:repeat, :reason, :where)
 
+    # The probe stopped reading malloc per require after a slow reading (glibc's mallinfo2 walks every free chunk),
+    # reading it only for the total: in how many repeats, of how many, and the first one's own words for it.
+    MallocStopped = Value.define(:repeats, :of, :first)
+
     # `mallard boot`: what an app's boot costs, repeated and decomposed. status complete | interrupted | failed.
+    # malloc_note: why the allocator gives no count, in the probe's words (an older summary.json also put here the
+    # sentence that malloc_stopped's data now says).
     Boot = Value.define(:kind, :schema_version, :status, :cause, :reason, :app, :mode, :environment, :allocator,
                         :ruby, :malloc, :malloc_note, :repeats, :cutoff_kb, :methodology, :probe_kb, :objects_pass,
                         :reading,
                         failures: [BootFailure], total: BootTotal, tree: [BootNode], gems: [BootGem],
-                        fork: BootFork, target: Run::TargetInfo) do
+                        fork: BootFork, target: Run::TargetInfo, malloc_stopped: MallocStopped) do
       def complete? = status == "complete"
       def outcome = Run::Outcome.new(status: status, cause: cause, reason: reason)
     end

@@ -29,8 +29,10 @@ module Mallard
            ["Retained objects", @summary.objects_pass ? "from one more boot, with allocation tracing" : "not measured"]]
         end
 
+        # The allocator, and why its count is missing or partial (an older summary.json said the latter in its note).
         def malloc
-          [@summary.malloc, @summary.malloc_note].compact.join(": ").then { |text| text unless text.empty? }
+          said = [@summary.malloc, @summary.malloc_note, BootSentences.new(@summary).malloc_stopped].compact
+          said.join(": ") unless said.empty?
         end
       end
     end

@@ -13,7 +13,7 @@ module Mallard
       end
 
       # Every sentence this summary gives, for a check that each view shows them all.
-      def all = [total, growth, retained, malloc_not_read].compact
+      def all = [total, growth, retained, malloc_not_read, malloc_stopped].compact
 
       # The RSS after the boot, with its interval over the repeats: "123.4 MiB (95% interval 120.1 … 125.0 MiB,
       # ±1.3%)".
@@ -43,6 +43,16 @@ module Mallard
         return unless @total&.parts && @total.parts.malloc_kb.nil?
 
         "not read: #{Text.printable(@summary.malloc_note || 'the allocator gives no count')}; it is in unexplained"
+      end
+
+      # That malloc was read only for the total, when the probe stopped reading it per require after a slow reading.
+      def malloc_stopped
+        stopped = @summary.malloc_stopped
+        return unless stopped
+
+        "malloc was not read per require after the first slow reading in #{stopped.repeats} of " \
+          "#{plural(stopped.of, 'repeat')} (#{Text.printable(stopped.first)}; glibc's mallinfo2 walks every free " \
+          "chunk), only for the total"
       end
     end
   end
