@@ -18,11 +18,14 @@ class LedgerViewsTest < Minitest::Test
                                      malloc_in_use_kb: 20_000, allocator: "glibc",
                                      malloc: { "mallinfo2.fordblks" => (i + 11) * MIB }, threads: 6, cost_ms: 0.4)
     end
-    @ledger = Mallard::Analysis::Ledger.call(run).ledger
+    result = Mallard::Analysis::Ledger.call(run)
+    @ledger = result.ledger
+    @sentence = Mallard::Report::LedgerSentences.new(@ledger, headroom_kb: result.headroom_kb).sentence
   end
 
   def test_terminal_stacks_each_process_and_says_each_parts_trend
-    lines = Mallard::Report::LedgerLines.new(@ledger, color: Mallard::Report::Color::Plain.new).lines
+    lines = Mallard::Report::LedgerLines.new(@ledger, color: Mallard::Report::Color::Plain.new, sentence: @sentence)
+                                        .lines
 
     assert_match(/\Anot a leak: /, lines[0])
     assert_equal "pid 7: RSS 126.7 = ruby live 9.8 + ruby free 1.0 + malloc 19.5 + malloc free 40.0 (+29) + " \
@@ -32,9 +35,10 @@ class LedgerViewsTest < Minitest::Test
   end
 
   def test_html_draws_one_band_per_part_read_and_leaves_unread_ones_out
-    svg = Mallard::Report::Html::LedgerChart.new(@ledger).to_html.to_s
+    svg = Mallard::Report::Html::LedgerChart.new(@ledger, sentence: @sentence).to_html.to_s
 
     assert_equal 6, svg.scan("<polygon").size # no YJIT
+    assert_includes svg, "<p class=\"note\">not a leak: "
     refute_includes svg, "YJIT"
     assert_includes svg, "126.7 MiB"
     assert_equal "", Mallard::Report::Html::LedgerChart.new(nil).to_html

@@ -22,6 +22,9 @@ class SameSentencesTest < Minitest::Test
              .freeze
   UNDECIDED = { overall: "inconclusive", finding: "undecided", memory: "growing", live_set: "inconclusive",
                 app_held: "inconclusive", rising: "malloc held free", decide_units: 12_000, decide_minutes: 3.5 }.freeze
+  # The ledger's judgement, decided now (its finding), under 40 MiB held free.
+  LEDGER = { "finding" => "app_flat", "allocator" => "glibc", "unit" => "KiB per 1,000 requests", "readings" => 1,
+             "parts" => [{ "name" => "malloc held free", "kb" => 40_960, "verdict" => "growing" }] }.freeze
   PRESENTERS = { "soak" => Mallard::Report::SoakSentences, "gc" => Mallard::Report::SoakSentences,
                  "heap" => Mallard::Report::HeapSentences, "compare" => Mallard::Report::CompareSentences,
                  "boot" => Mallard::Report::BootSentences, "fleet" => Mallard::Report::FleetSentences }.freeze
@@ -116,7 +119,7 @@ class SameSentencesTest < Minitest::Test
   # A stored soak with a live set, GC settings and pauses, and its verdict decided now (a finding for the presenter to
   # word), so that every sentence has something to say.
   def soak(name)
-    summary = soak_summary(name, series: soak_series, live_set: LIVE_SET)
+    summary = soak_summary(name, series: soak_series, live_set: LIVE_SET, ledger: LEDGER, headroom_kb: 40_960)
     gc = summary.gc.with(settings: SETTINGS.map { |setting| Mallard::Summary::GcSetting.from_h(setting) },
                          pause_ms: Mallard::Summary::Percentiles.new(p50: 0.41, p90: 0.9, p99: 2.35, max: 7.5))
     summary.with(verdict: summary.verdict&.with(**UNDECIDED), gc: gc)

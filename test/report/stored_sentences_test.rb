@@ -17,6 +17,15 @@ class StoredSentencesTest < Minitest::Test
     end
   end
 
+  def test_a_stored_ledgers_sentence_reads_the_same_from_its_finding
+    each_soak do |stored, now|
+      refute_nil stored.ledger.sentence
+      assert_nil now.ledger.sentence
+      assert_equal stored.ledger.sentence, sentences(now).ledger
+      assert_equal stored.ledger.sentence, sentences(stored).ledger
+    end
+  end
+
   private
 
   # A gc run's summary, and the soak of a heap run: [as stored, computed again from the records].

@@ -2,7 +2,6 @@
 
 require_relative "ledger_mappings"
 require_relative "ledger_parts"
-require_relative "ledger_sentence"
 require_relative "leak_verdict"
 require_relative "request_axis"
 require_relative "significance"
@@ -18,6 +17,9 @@ module Mallard
     # objects, malloc in use) growing is retention, a cache or a leak; what the allocator holds free growing
     # under a flat app-held line is fragmentation or settling, and its size is what another allocator can win
     # at most (headroom_kb), so the remedy is `mallard compare`, not a leak hunt.
+    #
+    # What the app holds is decided here as data (Summary::Ledger#finding, with its slope); the sentence is
+    # Report::LedgerSentences'.
     module Ledger
       # app_needed: the run length (work after warm-up) that would decide app-held memory, when it is undecided.
       Result = Struct.new(:ledger, :app_held, :allocator_held, :headroom_kb, :app_needed, keyword_init: true)
@@ -38,13 +40,20 @@ module Mallard
         work = axis(run, points)
         app = judge_levels(app_totals(records), work)
         allocator = judge(points, LedgerParts::ALLOCATOR_HELD, work)
-        app = unconfirmed(app) if app&.state == "growing" && flat_objects?(points, work, live_set)
-        headroom = sum_of(points.last.parts, LedgerParts::ALLOCATOR_HELD)
-        sentence = LedgerSentence.call(allocator: records.last.allocator, app: app, held: allocator,
-                                       headroom_kb: headroom, unit: run.script? ? "second" : "1,000 #{run.unit}")
-        Result.new(ledger: ledger(run, records, points, work, sentence),
-                   app_held: app&.state, allocator_held: allocator&.state, headroom_kb: headroom,
-                   app_needed: app&.needed)
+        flat = app&.state == "growing" && flat_objects?(points, work, live_set)
+        app = unconfirmed(app) if flat
+        judged = { finding: finding(app, flat), app_slope: app&.slope }
+        Result.new(ledger: ledger(run, records, points, work, judged),
+                   app_held: app&.state, allocator_held: allocator&.state,
+                   headroom_kb: sum_of(points.last.parts, LedgerParts::ALLOCATOR_HELD), app_needed: app&.needed)
+      end
+
+      # What the app holds, in a word (Summary::Ledger#finding); nil when it could not be read.
+      def finding(app, unconfirmed)
+        return unless app
+        return "app_unconfirmed" if unconfirmed
+
+        { "growing" => "app_grows", "plateaued" => "app_flat" }.fetch(app.state, "app_undecided")
       end
 
       # What the app holds is judged on the allocator's own count of it, not on the malloc-in-use part: where the
@@ -131,13 +140,13 @@ module Mallard
         LeakVerdict.judge(work: work[0], levels: levels, min_tolerance: Significance::MEMORY_FLOOR_KB, per: work[1])
       end
 
-      def ledger(run, records, points, work, sentence)
+      def ledger(run, records, points, work, judged)
         last = records.last
         Summary::Ledger.new(readings: records.size, interval_s: interval(records), allocator: last.allocator,
                             not_read: LedgerParts.not_read(last), explained_pct: explained_pct(points.last.parts),
                             pss_kb: points.last.pss&.values&.compact&.sum,
                             cost_ms: Statistics.median(records.filter_map(&:cost_ms))&.round(3),
-                            unit: run.script? ? "KiB per second" : "KiB per 1,000 #{run.unit}", sentence: sentence,
+                            unit: run.script? ? "KiB per second" : "KiB per 1,000 #{run.unit}", **judged,
                             names: LedgerParts::NAMES, series: series(points), parts: parts(points, work),
                             processes: processes(records))
       end
@@ -176,7 +185,8 @@ module Mallard
         Statistics.median(gaps)&.round(2)
       end
 
-      private_class_method :unconfirmed, :flat_objects?, :span, :summed, :app_totals, :summed_parts, :sum_of_processes,
+      private_class_method :finding, :unconfirmed, :flat_objects?, :span, :summed, :app_totals, :summed_parts,
+                           :sum_of_processes,
                            :sum_of, :axis, :judge, :judge_levels, :ledger, :explained_pct, :parts, :series, :processes,
                            :interval
     end

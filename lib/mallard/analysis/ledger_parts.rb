@@ -56,9 +56,6 @@ module Mallard
           heap && used && (heap - used - unmapped.to_i)
         }
       }.freeze
-      # How each allocator comes to hold memory, for the verdict's sentence.
-      WHY_HELD = { "glibc" => "arena high-water marks", "jemalloc" => "dirty and retained pages",
-                   "tcmalloc" => "its page heap and thread caches" }.freeze
 
       module_function
 

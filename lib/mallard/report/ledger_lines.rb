@@ -2,17 +2,20 @@
 
 module Mallard
   module Report
-    # The memory ledger as terminal lines (for SoakTerminal): its verdict sentence, one stacked line per process
+    # The memory ledger as terminal lines (for SoakTerminal): its verdict sentence (the presenter's), one stacked
+    # line per process
     # (RSS as the sum of its parts, each with how it moved over the span judged), and each part's trend over all
     # processes. Formats Summary::Ledger; computes nothing.
     class LedgerLines
       include Formatting
 
       # @param ledger [Summary::Ledger, nil]
+      # @param sentence [String, nil] SoakSentences#ledger
       # @param pss [String, nil] SoakSentences#ledger_pss
-      def initialize(ledger, color:, pss: nil)
+      def initialize(ledger, color:, sentence: nil, pss: nil)
         @ledger = ledger
         @color = color
+        @sentence = sentence
         @pss = pss
       end
 
@@ -20,7 +23,7 @@ module Mallard
       def lines
         return [] unless @ledger
 
-        [@ledger.sentence, *@ledger.processes.map { |process| stacked(process) }, @pss, trends, footnote].compact
+        [@sentence, *@ledger.processes.map { |process| stacked(process) }, @pss, trends, footnote].compact
       end
 
       private

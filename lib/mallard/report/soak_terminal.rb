@@ -47,7 +47,9 @@ module Mallard
         @gc_first ? overall + gc + memory + rest : overall + memory + gc.reverse + rest
       end
 
-      def ledger_lines = LedgerLines.new(@summary.ledger, color: @color, pss: @sentences.ledger_pss).lines
+      def ledger_lines
+        LedgerLines.new(@summary.ledger, color: @color, sentence: @sentences.ledger, pss: @sentences.ledger_pss).lines
+      end
 
       def conclusion
         said = @sentences.conclusion

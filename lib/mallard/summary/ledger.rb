@@ -19,9 +19,17 @@ module Mallard
     # each process every interval_s seconds. explained_pct: the share of RSS the named parts account for (the
     # rest is the "unexplained" part, shown); pss_kb: the processes' PSS summed, what they take together where
     # RSS counts their shared pages once in each; allocator: which malloc the subject ran on; not_read: what the
-    # allocator cannot report; cost_ms: a reading's median CPU cost; sentence: the verdict in words; series: at
-    # each reading [t, KiB of each part named in names, in that order] (nil: not read), for the stacked chart.
+    # allocator cannot report; cost_ms: a reading's median CPU cost; series: at each reading [t, KiB of each part
+    # named in names, in that order] (nil: not read), for the stacked chart.
+    # finding: what the app holds (Ruby's live objects and malloc in use), in a word — "app_grows" (it retains
+    # memory), "app_flat" (not a leak: what grows is the allocator's), "app_unconfirmed" (malloc in use grows under a
+    # flat live set: not decided) or "app_undecided"; nil when it could not be read; app_slope: its slope, in unit.
+    # Report::LedgerSentences words it. sentence: the verdict in words an older summary.json stored instead.
     Ledger = Value.define(:readings, :interval_s, :allocator, :not_read, :explained_pct, :pss_kb, :cost_ms, :unit,
-                          :sentence, :names, :series, parts: [LedgerPart], processes: [LedgerProcess])
+                          :finding, :app_slope, :sentence, :names, :series,
+                          parts: [LedgerPart], processes: [LedgerProcess]) do
+      # Whether this was stored with its sentence (an older mallard's summary.json) rather than a finding.
+      def worded? = !sentence.nil?
+    end
   end
 end

@@ -5,8 +5,8 @@ module Mallard
     class Html
       # The memory ledger as a stacked area chart in inline SVG, on the run's time axis: each part of RSS (summed
       # over the processes) a band on top of the one before, so the top edge is RSS and a band that widens is the
-      # part that grows. The verdict sentence is the caption's note. A part below zero (the unexplained rest can
-      # be, by a reading's rounding) or not read is drawn as nothing.
+      # part that grows. The verdict sentence is the caption's note (alone, with fewer than two readings to draw). A
+      # part below zero (the unexplained rest can be, by a reading's rounding) or not read is drawn as nothing.
       class LedgerChart
         include SvgTag
         include Formatting
@@ -28,9 +28,11 @@ module Mallard
                   Analysis::LedgerParts::UNEXPLAINED => "#bcbddc" }.freeze
 
         # @param ledger [Summary::Ledger, nil]
+        # @param sentence [String, nil] the ledger's verdict (SoakSentences#ledger)
         # @param pss [String, nil] what several processes take together (SoakSentences#ledger_pss)
-        def initialize(ledger, pss: nil)
+        def initialize(ledger, sentence: nil, pss: nil)
           @ledger = ledger
+          @sentence = sentence
           @pss = pss
           @points = Array(ledger&.series)
           # Parts never read (YJIT off, malloc on mimalloc) are left out of the bands and the legend alike.
@@ -42,9 +44,9 @@ module Mallard
         def title = "Where the memory is, over time"
 
         def to_html
-          return "" if @points.size < 2
+          note = [@sentence, @pss].compact.map { |text| tag(:p, h(text), class: "note") }.join("\n")
+          return Safe.new(note) if @points.size < 2
 
-          note = [@ledger.sentence, @pss].compact.map { |text| tag(:p, h(text), class: "note") }.join("\n")
           Safe.new(tag(:figure, ["", tag(:figcaption, h(title)), to_svg, note, ""].join("\n"), class: "chart",
                                                                                                id: "chart-ledger"))
         end

@@ -14,6 +14,7 @@ module Mallard
           @summary = summary
           @meta = meta
           @gc_first = gc_first
+          @sentences = SoakSentences.new(summary)
           @charts = SoakCharts.new(summary.series, judged: !summary.verdict&.memory.nil?, script: !summary.script.nil?)
         end
 
@@ -28,7 +29,9 @@ module Mallard
 
         private
 
-        def ledger_chart = LedgerChart.new(@summary.ledger, pss: SoakSentences.new(@summary).ledger_pss).to_html
+        def ledger_chart
+          LedgerChart.new(@summary.ledger, sentence: @sentences.ledger, pss: @sentences.ledger_pss).to_html
+        end
 
         def kind = @summary.kind || "soak"
 
@@ -57,7 +60,7 @@ module Mallard
             return Section.new(id: "jobs", title: "Jobs: throughput, queue wait and the queues", parts: parts).to_s
           end
 
-          parts = [@charts.requests.to_html, LoadView.new(@summary.load, ramp: SoakSentences.new(@summary).ramp).to_s]
+          parts = [@charts.requests.to_html, LoadView.new(@summary.load, ramp: @sentences.ramp).to_s]
           Section.new(id: "load", title: "Load: requests per second and latency", parts: parts).to_s
         end
 

@@ -18,11 +18,14 @@ module Mallard
       # Every sentence this summary gives, for a check that each view shows them all.
       def all
         [conclusion, memory_slope, memory_hint, memory_basis, live_set_slope, live_set_hint, live_set_basis,
-         ledger_pss, gc_runs, gc_pauses, *gc_settings, ramp].compact
+         ledger, ledger_pss, gc_runs, gc_pauses, *gc_settings, ramp].compact
       end
 
       # What memory and the app's own memory say together (Analysis::VerdictConclusion's finding, worded).
       def conclusion = VerdictSentences.new(@verdict, headroom_kb: @summary.headroom_kb).conclusion
+
+      # What the memory ledger says of what the app holds and what the allocator does (LedgerSentences).
+      def ledger = LedgerSentences.new(@summary.ledger, headroom_kb: @summary.headroom_kb).sentence
 
       # How `--concurrency auto` chose the load: each step of its ramp, and the choice with its rule.
       def ramp
