@@ -76,7 +76,7 @@ class ReportDiffStoredTest < Minitest::Test
     out, err, status = mallard("diff", before, after, "--fail-over", "10")
 
     assert_equal 1, status.exitstatus
-    assert_match(/\Amallard: diff: jemalloc: steady_rss_kb rose 20\.0%/, err)
+    assert_match(/\Amallard: diff: jemalloc: steady RSS \+20\.0% \(/, err)
     assert_match(/jemalloc .*significant: worse/, out)
     assert_equal 0, mallard("diff", before, after, "--fail-over", "30").last.exitstatus
   end

@@ -58,7 +58,7 @@ class ReportDiffIntegrationTest < Minitest::Test
     out, err, status = mallard("diff", stable, leaky, "--fail-over", "5")
     assert_equal 1, status.exitstatus
     assert_equal 1, err.lines.size, err
-    assert_match(/\Amallard: diff: steady_rss_kb rose \d+\.\d% \(95% CI .*5% --fail-over/, err)
+    assert_match(/\Amallard: diff: steady RSS \+\d+\.\d% \(\+\d+\.\d … \+\d+\.\d\): worse than the 5% --fail-over/, err)
     assert_match(/significant: worse/, out)
   end
 

@@ -27,11 +27,13 @@ class DiffTerminalTest < Minitest::Test
 
   def test_the_fail_over_gate
     failed = render(rows: [ROW.merge("name" => "steady_rss_kb")],
-                    fail_over: { "threshold_pct" => 2, "failed" => true, "reason" => "steady_rss_kb rose 4.7%" })
+                    fail_over: { "threshold_pct" => 2, "failed" => true, "row" => "steady_rss_kb", "pct" => 4.7,
+                                 "ci" => [2.1, 7.4], "more" => 0 })
     passed = render(rows: [ROW.merge("name" => "steady_rss_kb")],
                     fail_over: { "threshold_pct" => 5, "failed" => false })
 
-    assert_includes failed, "failed --fail-over: steady_rss_kb rose 4.7%"
+    assert_includes failed, "failed --fail-over: steady RSS +4.7% (+2.1 … +7.4): worse than the 2% --fail-over " \
+                            "allows, with 95% confidence"
     assert_includes passed, "passed --fail-over: no significant change worse than 5%"
   end
 

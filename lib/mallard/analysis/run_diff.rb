@@ -164,14 +164,17 @@ module Mallard
       # threshold_pct with 95% confidence — its whole interval lies beyond the threshold, up for memory and latency,
       # down for req/s. A change without an interval never fails: one figure per run cannot tell a regression from
       # noise.
-      # @return [Hash] { threshold_pct:, failed:, reason: (one line, nil unless failed) }
+      # @return [Hash] Summary::FailOver's members: { threshold_pct:, failed: }, and when it failed the row that
+      #   failed worst (row: its name, pct, ci) and how many more failed
       def fail_over(result, threshold_pct)
         direction = result.fetch(:direction)
         rows = RunKind.named(result[:kind]).gated_rows(result[:rows])
         failing = rows.select { |row| row[:ci]&.map { |bound| direction * bound }&.min.to_f > threshold_pct }
         worst = failing.max_by { |row| direction * row[:pct] }
-        { threshold_pct: threshold_pct, failed: !worst.nil?,
-          reason: worst && failure_reason(result, worst, failing.size - 1, threshold_pct) }
+        gate = { threshold_pct: threshold_pct, failed: !worst.nil? }
+        return gate unless worst
+
+        gate.merge(row: worst[:name], pct: worst[:pct], ci: worst[:ci], more: failing.size - 1)
       end
 
       # Contiguous batches whose sizes differ by at most one sample; [] when there are too few for two.
@@ -228,17 +231,8 @@ module Mallard
         runs.map { |run| run[metric.to_sym] }.grep(Numeric)
       end
 
-      def failure_reason(result, row, others, threshold_pct)
-        where = RunKind.named(result[:kind]).fail_over_names_row? ? "#{row[:name]}: " : ""
-        more = others.positive? ? " (and #{others} more configuration#{'s' if others > 1})" : ""
-        change = format("%s %.1f%% (95%% CI %+.1f … %+.1f)", row[:pct].positive? ? "rose" : "fell", row[:pct].abs,
-                        *row[:ci])
-        format("%s%s %s: worse than the %g%% --fail-over allows, with 95%% confidence%s", where, result[:metric],
-               change, threshold_pct, more)
-      end
-
       private_class_method :ledger_rows, :ledger_parts, :boot_gem_shown?, :boot_row, :boot_result, :batched,
-                           :one_run_each, :too_few, :change, :judged, :measured, :column, :failure_reason
+                           :one_run_each, :too_few, :change, :judged, :measured, :column
     end
   end
 end

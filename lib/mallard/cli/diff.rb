@@ -104,7 +104,7 @@ module Mallard
         gate = result.fail_over
         return 0 unless gate&.failed
 
-        @err.puts "mallard: diff: #{gate.reason}"
+        @err.puts "mallard: diff: #{Report::DiffSentences.new(result).fail_over}"
         1
       end
     end

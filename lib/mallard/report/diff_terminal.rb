@@ -11,6 +11,7 @@ module Mallard
       # @param diff [Summary::Diff]
       def initialize(diff, color: Color::Plain.new)
         @diff = diff
+        @sentences = DiffSentences.new(diff)
         @color = color
       end
 
@@ -85,7 +86,7 @@ module Mallard
       end
 
       def fail_over_line(gate)
-        return @color.red("failed --fail-over: #{gate.reason}") if gate.failed
+        return @color.red("failed --fail-over: #{@sentences.fail_over}") if gate.failed
 
         format("passed --fail-over: no significant change worse than %g%%", gate.threshold_pct)
       end

@@ -12,8 +12,14 @@ module Mallard
     # A run as the diff names it.
     DiffSide = Value.define(:run_dir, :target, :status, :recomputed)
 
-    # The --fail-over gate: the threshold, whether it failed, and why (one line).
-    FailOver = Value.define(:threshold_pct, :failed, :reason)
+    # The --fail-over gate: the threshold, and whether it failed; when it did, what failed it: the row that failed
+    # worst (a diff's, by name; a fleet has one change and no row), its % change and 95% interval, and how many other
+    # rows failed too (more). Its words are the kind's presenter's (Report::DiffSentences, FleetSentences).
+    # reason: the sentence an older summary.json stored instead.
+    FailOver = Value.define(:threshold_pct, :failed, :row, :pct, :ci, :more, :reason) do
+      # Whether this was stored with its sentence (an older mallard's summary.json) rather than as data.
+      def worded? = !reason.nil?
+    end
 
     # Before (A) and after (B): how one metric changed, by what methodology, and the gate's outcome. unit: what their
     # work was counted in (Report::Words names a job worker's "rps" jobs/s); direction: +1 when a rise is worse, -1
