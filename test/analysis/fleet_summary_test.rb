@@ -37,9 +37,10 @@ class FleetSummaryTest < Minitest::Test
   def test_b_higher_fails_the_gate_as_diff_does
     summary = Mallard::Analysis::FleetSummary.call(run_of([80, 81, 79, 82], [100, 102, 98, 101, 99]), fail_over: 5)
 
-    assert summary.fail_over.failed
-    assert_match(/\AB uses \+2\d\.\d% \(\+\d+\.\d … \+\d+\.\d\) more than A, over --fail-over 5%\z/,
-                 summary.fail_over.reason)
+    gate = summary.fail_over
+    assert gate.failed
+    assert_equal [summary.change.pct, summary.change.ci, 5, nil], [gate.pct, gate.ci, gate.threshold_pct, gate.reason]
+    assert_operator gate.ci.first, :>, 5
   end
 
   def test_terminal_prints_compares_table_and_the_method

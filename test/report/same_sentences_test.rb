@@ -25,6 +25,10 @@ class SameSentencesTest < Minitest::Test
   # The ledger's judgement, decided now (its finding), under 40 MiB held free.
   LEDGER = { "finding" => "app_flat", "allocator" => "glibc", "unit" => "KiB per 1,000 requests", "readings" => 1,
              "parts" => [{ "name" => "malloc held free", "kb" => 40_960, "verdict" => "growing" }] }.freeze
+  # What the agent cost the baseline, as analysis decides it.
+  AGENT_COST = { "rps_with" => 3362.5, "rps_without" => 3680.5, "rps_pct" => -8.6, "runs_with" => 2,
+                 "rps_with_range" => [3327.0, 3398.0], "rps_spread_pct" => 2.1, "steady_rss_kb_with" => 124_930,
+                 "steady_rss_kb_without" => 144_596, "rss_pct" => -13.6, "memory_moved" => true }.freeze
   PRESENTERS = { "soak" => Mallard::Report::SoakSentences, "gc" => Mallard::Report::SoakSentences,
                  "heap" => Mallard::Report::HeapSentences, "compare" => Mallard::Report::CompareSentences,
                  "boot" => Mallard::Report::BootSentences, "fleet" => Mallard::Report::FleetSentences }.freeze
@@ -45,6 +49,7 @@ class SameSentencesTest < Minitest::Test
     summary = compare_summary do |hash|
       hash["configs"][0]["invalid_runs"] = 1
       hash["rows"][0]["invalid_runs"] = [{ "problems" => ["the machine was busy with other work"] }]
+      hash["agent_cost"] = AGENT_COST
     end
 
     assert_same_sentences(summary, stored_meta("compare"), at_least: 2)
@@ -111,6 +116,22 @@ class SameSentencesTest < Minitest::Test
 
     refute kind.html?
     assert_equal 2, sentences(summary).size
+    sentences(summary).each { |sentence| assert_includes terminal, words(sentence) }
+  end
+
+  # A fleet that failed --fail-over says why in its terminal.
+  def test_a_fleets_failed_gate_is_in_its_terminal
+    summary = Mallard::Summary::Fleet.from_h(
+      "kind" => "fleet", "status" => "complete", "methodology" => "Hodges–Lehmann shift", "metric" => "pss",
+      "since_s" => 60, "step_s" => 1, "a" => { "name" => "A", "processes" => 5 },
+      "b" => { "name" => "B", "processes" => 5 }, "smallest_sizes" => [[4, 4]],
+      "change" => { "pct" => 23.4, "ci" => [20.1, 26.0], "noise_pct" => 1.0, "finding" => "different" },
+      "fail_over" => { "threshold_pct" => 5, "failed" => true, "pct" => 23.4, "ci" => [20.1, 26.0] }
+    )
+    kind = Mallard::RunKind.named("fleet")
+    terminal = words(printed { |io| kind.terminal(summary, color: Mallard::Report::Color::Plain.new).render(io) })
+
+    assert_equal 2, sentences(summary).size, "the interval and the gate: there is a verdict"
     sentences(summary).each { |sentence| assert_includes terminal, words(sentence) }
   end
 

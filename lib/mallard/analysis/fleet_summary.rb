@@ -73,14 +73,13 @@ module Mallard
                             noise_pct: Significance::NOISE_PCT, note: interval ? nil : "too few processes to decide")
       end
 
-      # As diff's --fail-over for memory: B above A by more than the threshold, with the whole interval beyond it.
+      # As diff's --fail-over for memory: B above A by more than the threshold, with the whole interval beyond it;
+      # when it is, the change that failed it.
       def gate(change, threshold_pct)
         failed = !change.ci.nil? && change.ci.min > threshold_pct
-        reason = if failed
-                   format("B uses %+.1f%% (%+.1f … %+.1f) more than A, over --fail-over %g%%",
-                          change.pct, *change.ci, threshold_pct)
-                 end
-        Summary::FailOver.new(threshold_pct: threshold_pct, failed: failed, reason: reason)
+        return Summary::FailOver.new(threshold_pct: threshold_pct, failed: false) unless failed
+
+        Summary::FailOver.new(threshold_pct: threshold_pct, failed: true, pct: change.pct, ci: change.ci)
       end
 
       def percent(log_ratio) = (Math.exp(log_ratio) - 1) * 100

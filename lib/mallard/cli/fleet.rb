@@ -89,7 +89,7 @@ module Mallard
         @err.puts "mallard: fleet: no verdict: too few processes to decide" if summary.change&.ci.nil?
         return 0 unless summary.fail_over&.failed
 
-        @err.puts "mallard: fleet: #{summary.fail_over.reason}"
+        @err.puts "mallard: fleet: #{Report::FleetSentences.new(summary).fail_over}"
         1
       end
     end

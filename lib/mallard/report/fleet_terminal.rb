@@ -73,7 +73,7 @@ module Mallard
       end
 
       def gate_line(gate)
-        return @color.red("--fail-over: #{gate.reason}") if gate.failed
+        return @color.red("--fail-over: #{@sentences.fail_over}") if gate.failed
 
         "--fail-over #{format('%g', gate.threshold_pct)}%: passed"
       end

@@ -12,7 +12,7 @@ module Mallard
         @summary = summary
       end
 
-      def all = [interval, too_few].compact
+      def all = [interval, too_few, fail_over].compact
 
       # How the interval was computed and the band a difference must clear.
       def interval
@@ -27,6 +27,15 @@ module Mallard
         sizes = Array(@summary.smallest_sizes).map { |n, m| n == m ? "#{n} and #{n}" : "#{n} against #{m}" }
         "No verdict: too few processes to decide (#{@summary.a.processes} in A, #{@summary.b.processes} in B); " \
           "a 95% interval needs at least #{sizes.join(', ')}."
+      end
+
+      # Why --fail-over failed: "B uses +23.4% (+20.1 … +26.0) more than A, over --fail-over 5%"; nil unless it did.
+      def fail_over
+        gate = @summary.fail_over
+        return unless gate&.failed
+        return gate.reason if gate.worded?
+
+        "B uses #{Words.change(gate.pct, gate.ci)} more than A, over --fail-over #{format('%g', gate.threshold_pct)}%"
       end
     end
   end
