@@ -3,10 +3,12 @@
 require "test_helper"
 require "json"
 require "tmpdir"
+require_relative "../support/worded"
 
 # `mallard compare` and `mallard demo` end to end, on real Puma under real allocators.
 class CompareIntegrationTest < Minitest::Test
   include Processes
+  include Worded
 
   APPS = File.expand_path("../fixtures/apps", __dir__)
   DEMO = File.expand_path("../../examples/demo", __dir__)
@@ -94,7 +96,7 @@ class CompareIntegrationTest < Minitest::Test
     assert_in_delta ((cost["rps_with"] / cost["rps_without"]) - 1) * 100, cost["rps_pct"], 1e-6
     refute File.exist?(File.join(without, "agent.jsonl")), "no agent ran"
     refute File.exist?(File.join(without, "mallard.ru"))
-    assert_match(/The agent's cost here: glibc served/, cost["sentence"])
+    assert_match(/The agent's cost here: glibc served/, compare_words(summary).agent_cost)
     assert_agent_memory_measured(summary, cost)
     assert_agent_noise_given(summary, cost)
   end
@@ -106,7 +108,7 @@ class CompareIntegrationTest < Minitest::Test
 
     assert_match(/exited \(exit status 1\) before it was up/, cost.unmeasured)
     assert_match(/\AThe agent's cost here was not measured: glibc's run without it was not a measurement \(/,
-                 cost.sentence)
+                 compare_words(summary).agent_cost)
     assert_equal %w[glibc-without-agent glibc-without-agent-retry1], Dir.children(run_dir.path).grep(/agent/).sort
   end
 
@@ -115,14 +117,15 @@ class CompareIntegrationTest < Minitest::Test
     rates = summary["rows"].find { |row| row["name"] == "glibc" }["runs"].map { |run| run["rps"] }
 
     assert_equal rates.minmax.map { |rate| rate.round(1) }, cost["rps_with_range"]
-    assert_match(%r{the runs with it spread from [\d.]+ to [\d.]+ req/s}, cost["sentence"])
+    assert_match(%r{the runs with it spread from [\d.]+ to [\d.]+ req/s}, compare_words(summary).agent_cost)
   end
 
   # The agent's code moves Ruby's heap lottery, so the line says how far the app's steady memory moved too.
   def assert_agent_memory_measured(summary, cost)
     assert_in_delta config(summary, "glibc").dig("steady_rss_kb", "median"), cost["steady_rss_kb_with"], 1
     assert_in_delta ((cost["steady_rss_kb_with"].to_f / cost["steady_rss_kb_without"]) - 1) * 100, cost["rss_pct"], 0.1
-    assert_match(/; steady RSS [\d.]+ MiB with it, [\d.]+ without \([-+][\d.]+%\)/, cost["sentence"])
+    assert_match(/; steady RSS [\d.]+ MiB with it, [\d.]+ MiB without \([-+][\d.]+%\)/,
+                 compare_words(summary).agent_cost)
   end
 
   # Each row's runs, by when they started (meta.json's phases).

@@ -4,6 +4,7 @@ require "test_helper"
 require "json"
 require "tmpdir"
 require_relative "../support/puma_server"
+require_relative "../support/worded"
 
 # Issue 20: mallard's answer must be the app's, not the lab's. Confined to one CPU of two (the old default), a
 # fragmenting app's glibc RSS fell from 379 to 202 MiB and MALLOC_ARENA_MAX=2's saving from −42% (−43.8 … −39.4)
@@ -15,6 +16,7 @@ require_relative "../support/puma_server"
 class FidelityIntegrationTest < Minitest::Test
   include Processes
   include RedisServers
+  include Worded
 
   APP = File.expand_path("../fixtures/apps/fragmenting", __dir__)
   JOBS = File.expand_path("../fixtures/jobs", __dir__)
@@ -94,7 +96,7 @@ class FidelityIntegrationTest < Minitest::Test
 
     assert_operator cost["steady_rss_kb_without"], :>=, low, claim
     assert_operator cost["steady_rss_kb_without"], :<=, high, claim
-    assert_match(/steady RSS [\d.]+ MiB with it, [\d.]+ without/, cost["sentence"])
+    assert_match(/steady RSS [\d.]+ MiB with it, [\d.]+ MiB without/, compare_words("agent_cost" => cost).agent_cost)
   end
 
   # Where one more draw of `values` falls at 99% on the log scale (RSS varies by a factor, not by a fixed amount),

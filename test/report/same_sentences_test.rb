@@ -52,7 +52,7 @@ class SameSentencesTest < Minitest::Test
       hash["agent_cost"] = AGENT_COST
     end
 
-    assert_same_sentences(summary, stored_meta("compare"), at_least: 2)
+    assert_same_sentences(summary, stored_meta("compare"), at_least: 3)
   end
 
   # A comparison decided now: its decision worded by the presenter, with trade-offs, a configuration passed over

@@ -30,9 +30,9 @@ module Mallard
 
       def agent_cost(rows, agent_off, lost)
         baseline = rows.first
-        return AgentCost.call(Array(baseline&.runs), agent_off, baseline: baseline&.name) if agent_off
+        return AgentCost.call(Array(baseline&.runs), agent_off) if agent_off
 
-        AgentCost.unmeasured(lost, baseline: baseline&.name) if lost
+        AgentCost.unmeasured(lost) if lost
       end
 
       def resolution(comparison, pct)

@@ -25,7 +25,7 @@ module Mallard
         io.puts
         io.puts "  Run directory: #{Text.printable(@summary.run_dir)}"
         io.puts "  #{@summary.cpu_layout.description}" if @summary.cpu_layout
-        io.puts "  #{@summary.agent_cost.sentence}" if @summary.agent_cost
+        io.puts "  #{@sentences.agent_cost}" if @summary.agent_cost
       end
 
       private

@@ -103,11 +103,14 @@ module Mallard
 
     # One comparison: how it ended, the table, the recommendation, and the rows it was computed from.
     # What the agent cost the app: the baseline's median with it against one run without (Analysis::AgentCost).
-    # rps_with_range: the lowest and highest req/s of the runs with it, the spread one run without it is set against.
-    # unmeasured: why no run without it counted (then there is nothing but this and the sentence).
+    # rps_with_range: the lowest and highest req/s of the runs with it, the spread one run without it is set against,
+    # and rps_spread_pct that spread as a share of their median (nil: no spread). memory_moved: whether it moved the
+    # steady memory by more than two runs of one app settle apart (Analysis::Significance::RUN_TO_RUN_PCT).
+    # unmeasured: why no run without it counted (then there is nothing but this). Report::CompareSentences#agent_cost
+    # words it; sentence: the line an older summary.json stored instead.
     AgentCost = Value.define(:rps_with, :rps_without, :rps_pct, :cpu_ms_with, :cpu_ms_without, :cpu_pct, :runs_with,
-                             :rps_with_range, :steady_rss_kb_with, :steady_rss_kb_without, :rss_pct, :unmeasured,
-                             :sentence)
+                             :rps_with_range, :rps_spread_pct, :steady_rss_kb_with, :steady_rss_kb_without, :rss_pct,
+                             :memory_moved, :unmeasured, :sentence)
 
     Compare = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :baseline, :metric,
                            target: Run::TargetInfo, configs: [Config], recommendation: Recommendation, rows: [Row],

@@ -34,7 +34,7 @@ module Mallard
         end
 
         def verdict
-          parts = [CompareTableView.new(@summary).to_s, *@sentences.resolution, @summary.agent_cost&.sentence].compact
+          parts = [CompareTableView.new(@summary).to_s, *@sentences.resolution, @sentences.agent_cost].compact
           Section.new(id: "verdict", title: "Verdict", parts: parts).to_s
         end
 

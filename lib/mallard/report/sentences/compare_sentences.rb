@@ -12,7 +12,7 @@ module Mallard
       end
 
       # Every sentence this summary gives, for a check that each view shows them all.
-      def all = [metric_name, *not_counted, *resolution, *recommendation&.all]
+      def all = [metric_name, *not_counted, *resolution, agent_cost, *recommendation&.all].compact
 
       # The words of the recommendation; nil for a failed comparison, which recommends nothing.
       # @return [RecommendationSentences, nil]
@@ -38,6 +38,19 @@ module Mallard
          "was spent):", *Array(resolution.unresolved).map { |line| Text.printable(line) }]
       end
 
+      # What the agent cost the baseline (Summary::AgentCost), in a paragraph: the floor under mallard's absolute
+      # figures. nil when the comparison did not run without it.
+      def agent_cost
+        cost = @summary.agent_cost
+        return cost&.sentence if cost.nil? || cost.sentence
+        return agent_unmeasured(cost.unmeasured) if cost.unmeasured
+
+        format("The agent's cost here: %s served %.1f req/s with it (median of %d) and %.1f without it (one run): " \
+               "%s%s. %s Read mallard's absolute figures with this in mind. %s", Text.printable(@summary.baseline),
+               cost.rps_with, cost.runs_with, cost.rps_without, agent_changes(cost), agent_memory(cost),
+               agent_noise(cost), agent_differences(cost))
+      end
+
       # The memory figure the table compares.
       def metric_name
         @summary.metric == "steady_pss_kb" ? "Steady PSS (summed over processes)" : "Steady RSS"
@@ -53,6 +66,43 @@ module Mallard
       end
 
       private
+
+      def agent_unmeasured(reason)
+        "The agent's cost here was not measured: #{Text.printable(@summary.baseline)}'s run without it was not a " \
+          "measurement (#{Text.printable(reason)}), so mallard's absolute req/s and CPU figures are read without " \
+          "knowing that floor."
+      end
+
+      # "-8.6% req/s, CPU per request +9.6%": the agent round is a web app's, so its figures are requests'.
+      def agent_changes(cost)
+        names = Words::WORK.fetch("requests")
+        rate = "#{Words.change(cost.rps_pct)} #{names[:rate]}"
+        cost.cpu_pct ? "#{rate}, #{names[:cpu]} #{Words.change(cost.cpu_pct)}" : rate
+      end
+
+      # The agent's code moves Ruby's heap lottery; in a small app that is a difference in memory of its own.
+      def agent_memory(cost)
+        return "" unless cost.rss_pct
+
+        "; steady RSS #{mib(cost.steady_rss_kb_with)} with it, #{mib(cost.steady_rss_kb_without)} without " \
+          "(#{Words.change(cost.rss_pct)})"
+      end
+
+      # One run without it has no interval: what can be said is how far the runs with it spread.
+      def agent_noise(cost)
+        return "One run without it has no interval." unless cost.rps_spread_pct
+
+        format("One run without it has no interval, and the runs with it spread from %.1f to %.1f req/s (%.1f%% of " \
+               "their median): a difference smaller than that is not told from run-to-run noise.",
+               *cost.rps_with_range, cost.rps_spread_pct)
+      end
+
+      def agent_differences(cost)
+        return "Every configuration carries it alike." unless cost.memory_moved
+
+        format("It moved this app's steady memory by more than two runs of one app settle apart (%.0f%%), so the " \
+               "configurations' differences in memory may be partly its doing.", Analysis::Significance::RUN_TO_RUN_PCT)
+      end
 
       def problems(name)
         row = Array(@summary.rows).find { |candidate| candidate.name == name }

@@ -1,0 +1,54 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# A comparison's sentences other than its recommendation's (RecommendationSentencesTest), worded by the presenter
+# alone from the data analysis decided: what the agent cost the baseline.
+class CompareSentencesTest < Minitest::Test
+  RunFigures = Mallard::Summary::RunFigures
+
+  def test_the_agents_cost_in_throughput_cpu_and_memory_and_that_it_may_move_memory_differences
+    with = [[3327.0, 0.31, 130_196], [3398.0, 0.30, 119_664]].map do |rps, cpu, rss|
+      RunFigures.new(rps: rps, cpu_ms_per_request: cpu, steady_rss_kb: rss)
+    end
+    said = agent_cost(with, RunFigures.new(rps: 3680.5, cpu_ms_per_request: 0.2828, steady_rss_kb: 144_596))
+
+    assert_match(%r{\AThe agent's cost here: glibc served 3362\.5 req/s with it \(median of 2\) and 3680\.5 without },
+                 said)
+    assert_match(%r{\(one run\): -8\.6% req/s, CPU per request \+7\.9%; steady RSS 122\.0 MiB with it, 141\.2 MiB },
+                 said)
+    assert_match(/without \(-13\.6%\)\. One run without it has no interval, and the runs with it spread from 3327\.0 /,
+                 said)
+    assert_match(/differences in memory may be partly its doing\.\z/, said)
+  end
+
+  def test_one_run_with_the_agent_and_memory_moved_alike
+    assert_match(/One run without it has no interval\. Read mallard's absolute figures/,
+                 agent_cost([RunFigures.new(rps: 100.0)], RunFigures.new(rps: 110.0)))
+    said = agent_cost([RunFigures.new(rps: 100.0, steady_rss_kb: 102_400)],
+                      RunFigures.new(rps: 100.0, steady_rss_kb: 97_280))
+
+    assert_match(/Every configuration carries it alike\.\z/, said)
+    refute_match(/CPU per request/, said)
+  end
+
+  def test_an_unmeasured_cost_says_why_and_a_stored_line_is_shown
+    said = words(agent_cost: Mallard::Analysis::AgentCost.unmeasured("exited before it was up")).agent_cost
+
+    assert_equal "The agent's cost here was not measured: glibc's run without it was not a measurement (exited " \
+                 "before it was up), so mallard's absolute req/s and CPU figures are read without knowing that floor.",
+                 said
+    stored = Mallard::Summary::AgentCost.new(rps_pct: -3.0, sentence: "as an older mallard put it")
+
+    assert_equal "as an older mallard put it", words(agent_cost: stored).agent_cost
+    assert_nil words.agent_cost
+  end
+
+  private
+
+  def agent_cost(with, without) = words(agent_cost: Mallard::Analysis::AgentCost.call(with, without)).agent_cost
+
+  def words(**members)
+    Mallard::Report::CompareSentences.new(Mallard::Summary::Compare.new(baseline: "glibc", configs: [], **members))
+  end
+end
