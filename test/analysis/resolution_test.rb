@@ -2,6 +2,7 @@
 
 require "test_helper"
 
+# Whether --until-resolved's intervals are narrow enough, and which are not, as data (CompareSentencesTest words it).
 class ResolutionTest < Minitest::Test
   def config(name, rss_ci:, cpu_ci:)
     Mallard::Summary::Config.new(name: name, repeats: 3,
@@ -14,7 +15,8 @@ class ResolutionTest < Minitest::Test
     resolution = Mallard::Analysis::Resolution.call(configs, pct: 3, baseline: "glibc")
 
     assert resolution.resolved
-    assert_empty resolution.unresolved
+    assert_empty resolution.too_wide
+    assert_nil resolution.unresolved
   end
 
   def test_what_stays_too_wide_is_named_with_its_half_width
@@ -23,6 +25,8 @@ class ResolutionTest < Minitest::Test
     resolution = Mallard::Analysis::Resolution.call(configs, pct: 3, baseline: "glibc")
 
     refute resolution.resolved
-    assert_equal ["jemalloc CPU per request: ±12.0 points", "mimalloc memory: no interval yet"], resolution.unresolved
+    found = resolution.too_wide.map { |entry| entry.to_h.values_at(:name, :figure, :half_width) }
+
+    assert_equal [["jemalloc", "cpu", 12.0], ["mimalloc", "memory", nil]], found
   end
 end

@@ -40,6 +40,16 @@ class CompareProgressTest < Minitest::Test
     assert_match(%r{\A\[3/3\] glibc           #1  steady RSS}, lines[3])
   end
 
+  # --until-resolved adds a round: the first three intervals still too wide, worded by the comparison's presenter.
+  def test_an_added_round_names_what_is_not_resolved_yet
+    too_wide = %w[a b c d].map { |name| Mallard::Summary::Unresolved.new(name: name, figure: "memory", half_width: 4) }
+    summary = Mallard::Summary::Compare.new(resolution: Mallard::Summary::Resolution.new(pct: 2.0, too_wide: too_wide))
+    lines = events { |progress| progress.round_added(round: 4, summary: summary) }
+
+    assert_equal ["mallard: adding round 4: not resolved yet: a memory: ±4.0 points; b memory: ±4.0 points; " \
+                  "c memory: ±4.0 points; 1 more"], lines
+  end
+
   def test_the_silent_reporter_takes_every_event
     silent = Mallard::Report::SilentProgress.new
 

@@ -3,7 +3,8 @@
 require "test_helper"
 
 # A comparison's sentences other than its recommendation's (RecommendationSentencesTest), worded by the presenter
-# alone from the data analysis decided: what the agent cost the baseline.
+# alone from the data analysis decided: what the agent cost the baseline, and which intervals --until-resolved left
+# too wide.
 class CompareSentencesTest < Minitest::Test
   RunFigures = Mallard::Summary::RunFigures
 
@@ -42,6 +43,27 @@ class CompareSentencesTest < Minitest::Test
 
     assert_equal "as an older mallard put it", words(agent_cost: stored).agent_cost
     assert_nil words.agent_cost
+  end
+
+  def test_the_intervals_left_too_wide_are_named_with_their_half_width
+    too_wide = [%w[jemalloc cpu], %w[mimalloc memory]].zip([12.04, nil]).map do |(name, figure), half_width|
+      Mallard::Summary::Unresolved.new(name: name, figure: figure, half_width: half_width)
+    end
+    resolution = Mallard::Summary::Resolution.new(pct: 3.0, resolved: false, too_wide: too_wide)
+
+    assert_equal ["jemalloc CPU per request: ±12.0 points", "mimalloc memory: no interval yet"],
+                 words(resolution: resolution).unresolved
+    jobs = Mallard::Run::TargetInfo.new(kind: "sidekiq")
+
+    assert_equal "jemalloc CPU per job: ±12.0 points", words(resolution: resolution, target: jobs).unresolved.first
+  end
+
+  def test_a_resolution_stored_with_its_lines_shows_them
+    stored = Mallard::Summary::Resolution.from_h("pct" => 3.0, "resolved" => false,
+                                                 "unresolved" => ["jemalloc memory: ±4.0 points"])
+
+    assert_equal ["jemalloc memory: ±4.0 points"], words(resolution: stored).unresolved
+    assert_empty words.unresolved
   end
 
   private

@@ -3,10 +3,13 @@
 module Mallard
   module Analysis
     # Whether a comparison has run enough repeats (compare --until-resolved PCT): every configuration's memory and
-    # CPU-per-request intervals against the baseline narrower than ±PCT. What is left unresolved is named with its
-    # half-width, or with why it has no interval yet (one run, no CPU figures).
+    # CPU-per-request intervals against the baseline narrower than ±PCT points. What is left unresolved is kept as
+    # data — which configuration, which figure, its half-width, or none when it has no interval yet (one run, no CPU
+    # figures) — and worded by Report::CompareSentences#unresolved.
     module Resolution
-      FIGURES = { "memory" => :rss_pct_ci, "CPU per request" => :cpu_pct_ci }.freeze
+      # The figures that must resolve ("memory", "cpu": Summary::Move's names), by where a Summary::Versus keeps each
+      # one's interval.
+      FIGURES = { "memory" => :rss_pct_ci, "cpu" => :cpu_pct_ci }.freeze
 
       module_function
 
@@ -15,21 +18,21 @@ module Mallard
       # @return [Summary::Resolution]
       def call(configs, pct:, baseline:)
         compared = configs.select { |config| config.repeats.to_i.positive? && config.name != baseline }
-        unresolved = compared.flat_map { |config| unresolved(config, pct) }
-        Summary::Resolution.new(pct: pct, unresolved: unresolved, resolved: unresolved.empty?)
+        too_wide = compared.flat_map { |config| too_wide(config, pct) }
+        Summary::Resolution.new(pct: pct, too_wide: too_wide, resolved: too_wide.empty?)
       end
 
-      def unresolved(config, pct)
+      def too_wide(config, pct)
         FIGURES.filter_map do |figure, member|
           interval = config.vs_baseline&.public_send(member)
-          next "#{config.name} #{figure}: no interval yet" unless interval
+          half_width = interval && ((interval[1] - interval[0]) / 2.0)
+          next if half_width && half_width < pct
 
-          half_width = (interval[1] - interval[0]) / 2.0
-          format("%s %s: ±%.1f points", config.name, figure, half_width) if half_width >= pct
+          Summary::Unresolved.new(name: config.name, figure: figure, half_width: half_width)
         end
       end
 
-      private_class_method :unresolved
+      private_class_method :too_wide
     end
   end
 end

@@ -114,12 +114,12 @@ module Mallard
       def another_round?
         return false unless @until_resolved && @rounds < MAX_ROUNDS
 
-        unresolved = summary(Run::Outcome.complete).resolution.unresolved
+        so_far = summary(Run::Outcome.complete)
         elapsed = Clock.monotonic - @started
-        return false if unresolved.empty? || elapsed + (elapsed / @rounds) > @budget_s
+        return false if so_far.resolution.resolved || elapsed + (elapsed / @rounds) > @budget_s
 
         @rounds += 1
-        @reporter.round_added(round: @rounds, unresolved: unresolved)
+        @reporter.round_added(round: @rounds, summary: so_far)
         @queue = rounds(@rounds..@rounds)
         true
       end

@@ -39,8 +39,10 @@ module Mallard
       end
 
       # --until-resolved adds a round: which intervals are still too wide.
-      def round_added(round:, unresolved:)
-        shown = unresolved.first(3).map { |line| Text.printable(line) }
+      # @param summary [Summary::Compare] the comparison as it stands
+      def round_added(round:, summary:)
+        unresolved = CompareSentences.new(summary).unresolved
+        shown = unresolved.first(3)
         shown << "#{unresolved.size - 3} more" if unresolved.size > 3
         @io.puts "mallard: adding round #{round}: not resolved yet: #{shown.join('; ')}"
       end

@@ -97,9 +97,17 @@ module Mallard
       def worded? = !reason.nil?
     end
 
+    # An interval --until-resolved left too wide: the configuration's (name), of which figure ("memory" or "cpu"),
+    # and its half-width in points (nil: no interval yet).
+    Unresolved = Value.define(:name, :figure, :half_width)
+
     # compare --until-resolved: the half-width asked for, whether every interval got under it, and those that did
-    # not (Analysis::Resolution).
-    Resolution = Value.define(:pct, :resolved, :unresolved)
+    # not (too_wide; Analysis::Resolution), worded by Report::CompareSentences. unresolved: the lines an older
+    # summary.json stored instead.
+    Resolution = Value.define(:pct, :resolved, :unresolved, too_wide: [Unresolved]) do
+      # Whether this was stored with its sentences (an older mallard's summary.json) rather than as data.
+      def worded? = !unresolved.nil?
+    end
 
     # One comparison: how it ended, the table, the recommendation, and the rows it was computed from.
     # What the agent cost the app: the baseline's median with it against one run without (Analysis::AgentCost).

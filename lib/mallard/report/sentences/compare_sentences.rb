@@ -35,7 +35,20 @@ module Mallard
         end
 
         ["Not resolved to ±#{resolution.pct} points after #{repeats} (the budget, or mallard's limit of rounds, " \
-         "was spent):", *Array(resolution.unresolved).map { |line| Text.printable(line) }]
+         "was spent):", *unresolved]
+      end
+
+      # Each interval --until-resolved left too wide, a line each: "jemalloc CPU per request: ±12.0 points",
+      # "mimalloc memory: no interval yet".
+      def unresolved
+        resolution = @summary.resolution
+        return Array(resolution&.unresolved).map { |line| Text.printable(line) } if resolution&.worded?
+
+        cpu = Words::WORK.fetch(Words.unit_of(@summary.target))[:cpu]
+        Array(resolution&.too_wide).map do |entry|
+          width = entry.half_width ? format("±%.1f points", entry.half_width) : "no interval yet"
+          "#{Text.printable(entry.name)} #{entry.figure == 'cpu' ? cpu : entry.figure}: #{width}"
+        end
       end
 
       # What the agent cost the baseline (Summary::AgentCost), in a paragraph: the floor under mallard's absolute
