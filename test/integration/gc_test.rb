@@ -130,7 +130,7 @@ class GcIntegrationTest < Minitest::Test
     setting = summary.dig("gc", "settings").find { |s| s["name"] == "RUBY_GC_HEAP_0_INIT_SLOTS" }
 
     assert_equal "5000", setting["value"]
-    assert_equal Gem::Version.new(RUBY_VERSION) < Gem::Version.new("3.3"), !setting["ignored"].nil?
+    assert_equal Gem::Version.new(RUBY_VERSION) < Gem::Version.new("3.3"), !setting["unread"].nil?
   end
 
   # A gc run is a soak run: report shows it GC first, and diff compares it with any soak (here the plain soak of

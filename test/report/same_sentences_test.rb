@@ -17,8 +17,8 @@ class SameSentencesTest < Minitest::Test
                "measure" => "live slots (GC.stat heap_live_slots) after each major GC",
                "note" => "3 major GCs in the span judged" }.freeze
   SETTINGS = [{ "name" => "RUBY_GC_HEAP_GROWTH_FACTOR", "value" => "1.1" },
-              { "name" => "RUBY_GC_HEAP_0_INIT_SLOTS", "value" => "5000",
-                "ignored" => "Ruby 3.3's; this Ruby ignores it" }]
+              { "name" => "RUBY_GC_HEAP_INIT_SLOTS", "value" => "5000", "unread" => "per_pool",
+                "ruby_version" => "3.4.1" }]
              .freeze
   UNDECIDED = { overall: "inconclusive", finding: "undecided", memory: "growing", live_set: "inconclusive",
                 app_held: "inconclusive", rising: "malloc held free", decide_units: 12_000, decide_minutes: 3.5 }.freeze

@@ -3,7 +3,8 @@
 module Mallard
   module Analysis
     # The RUBY_GC_* variables the subject ran with (read from its /proc environ at boot), and which of them its
-    # Ruby does not read: a tuning that silently does nothing is worse than none, because it is believed.
+    # Ruby does not read, and why (as a word: Report::SoakSentences#gc_settings says it): a tuning that silently does
+    # nothing is worse than none, because it is believed.
     #
     # The lists follow each Ruby's own reader: ruby_gc_set_params in gc.c of 3.1.2 and 3.3.8, and
     # rb_gc_impl_set_params in gc/default/default.c of 3.4.5 with ruby_modular_gc_init in its gc.c (Debian's source
@@ -36,18 +37,19 @@ module Mallard
 
         version = version_of(settings.ruby_version)
         (settings.env || {}).sort.map do |name, value|
-          Summary::GcSetting.new(name: name, value: value, ignored: ignored(name, version))
+          unread = unread(name, version)
+          Summary::GcSetting.new(name: name, value: value, unread: unread, ruby_version: (version.to_s if unread))
         end
       end
 
-      # Why this Ruby does not read the variable; nil when it does, or when the Ruby's version is unknown.
-      def ignored(name, version)
+      # Why this Ruby does not read the variable: "per_pool" (3.3 on set each pool's size instead), "modular_gc_only"
+      # (3.4 on, built with modular GC) or "not_read"; nil when it does, or when the Ruby's version is unknown.
+      def unread(name, version)
         return unless version
-        return ignored_init_slots(version) if name == INIT_SLOTS && version >= POOLED_SINCE
-        return modular_only(version) if name == GC_LIBRARY && version >= MODULAR_SINCE
-        return if read?(name, version)
+        return "per_pool" if name == INIT_SLOTS && version >= POOLED_SINCE
+        return "modular_gc_only" if name == GC_LIBRARY && version >= MODULAR_SINCE
 
-        "Ruby #{version} does not read #{name}"
+        "not_read" unless read?(name, version)
       end
 
       def read?(name, version)
@@ -55,19 +57,11 @@ module Mallard
           (version >= POOLED_SINCE && (name.match?(PER_POOL) || name == REMEMBERED_RATIO))
       end
 
-      def ignored_init_slots(version)
-        "Ruby #{version} ignores it: set the per-pool RUBY_GC_HEAP_0_INIT_SLOTS … RUBY_GC_HEAP_4_INIT_SLOTS instead"
-      end
-
-      def modular_only(version)
-        "Ruby #{version} reads it only when built with modular GC (--with-modular-gc); a standard build ignores it"
-      end
-
       def version_of(text)
         text && Gem::Version.new(text.to_s[/\A\d+\.\d+(\.\d+)?/] || return)
       end
 
-      private_class_method :ignored, :read?, :ignored_init_slots, :modular_only, :version_of
+      private_class_method :unread, :read?, :version_of
     end
   end
 end

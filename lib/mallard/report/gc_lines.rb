@@ -80,7 +80,7 @@ module Mallard
 
       def settings
         Array(@gc.settings).zip(@sentences.gc_settings).map do |setting, line|
-          setting.ignored ? "#{@color.yellow('!')} #{line}" : line
+          setting.ignored? ? "#{@color.yellow('!')} #{line}" : line
         end
       end
 

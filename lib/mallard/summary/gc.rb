@@ -5,8 +5,12 @@ require_relative "figures"
 
 module Mallard
   module Summary
-    # One RUBY_GC_* variable the subject ran with; ignored says why this Ruby does not read it (nil: it does).
-    GcSetting = Value.define(:name, :value, :ignored)
+    # One RUBY_GC_* variable the subject ran with; unread: why this Ruby (ruby_version) does not read it, in a word
+    # (Analysis::GcSettings; nil: it does), worded by Report::SoakSentences#gc_settings. ignored: the sentence an
+    # older summary.json stored instead.
+    GcSetting = Value.define(:name, :value, :unread, :ruby_version, :ignored) do
+      def ignored? = !(unread || ignored).nil?
+    end
 
     # Whether each major GC takes longer as the live set grows: Spearman's rho of major-GC pause against the live
     # slots after it over the major GCs after warm-up (majors; before_load: those left out), with its 95% interval

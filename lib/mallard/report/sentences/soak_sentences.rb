@@ -116,7 +116,7 @@ module Mallard
       def gc_settings
         Array(@gc&.settings).map do |setting|
           line = "#{Text.printable(setting.name)}=#{Text.printable(setting.value.to_s)}"
-          setting.ignored ? "#{line} — #{setting.ignored}" : line
+          setting.ignored? ? "#{line} — #{unread(setting)}" : line
         end
       end
 
@@ -128,6 +128,19 @@ module Mallard
 
         format("loaded with %d: the fewest connections within %.0f%% of the best req/s of a clean step (%s)",
                ramp.chosen, 100 * Analysis::ConcurrencyChoice::BEST_SHARE, clean)
+      end
+
+      def unread(setting)
+        return setting.ignored if setting.ignored
+
+        ruby = "Ruby #{setting.ruby_version}"
+        case setting.unread
+        when "per_pool"
+          "#{ruby} ignores it: set the per-pool RUBY_GC_HEAP_0_INIT_SLOTS … RUBY_GC_HEAP_4_INIT_SLOTS instead"
+        when "modular_gc_only"
+          "#{ruby} reads it only when built with modular GC (--with-modular-gc); a standard build ignores it"
+        else "#{ruby} does not read #{Text.printable(setting.name)}"
+        end
       end
 
       def forced_gcs
