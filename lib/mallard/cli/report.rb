@@ -74,12 +74,12 @@ module Mallard
       end
 
       # A boot failure or an interruption says what happened; only a run that never said how it ended is
-      # "never finished".
+      # "never finished". A run whose reason is data (a heap run's missing dumps) has it said by the view below.
       def ending(summary)
         case summary.status
         when "complete" then ""
         when "running" then " — the run never finished (mallard was killed, or it is still running)"
-        else " — #{summary.status}: #{summary.reason}"
+        else " — #{summary.status}#{": #{summary.reason}" if summary.reason}"
         end
       end
     end
