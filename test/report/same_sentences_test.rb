@@ -29,6 +29,9 @@ class SameSentencesTest < Minitest::Test
   AGENT_COST = { "rps_with" => 3362.5, "rps_without" => 3680.5, "rps_pct" => -8.6, "runs_with" => 2,
                  "rps_with_range" => [3327.0, 3398.0], "rps_spread_pct" => 2.1, "steady_rss_kb_with" => 124_930,
                  "steady_rss_kb_without" => 144_596, "rss_pct" => -13.6, "memory_moved" => true }.freeze
+  # Whether major GCs slowed as the live set grew, as analysis decides it.
+  RELATION = { "finding" => "no_relation", "spearman" => 0.2, "ci" => [-0.31, 0.62], "p_value" => 0.41, "majors" => 12,
+               "before_load" => 0 }.freeze
   PRESENTERS = { "soak" => Mallard::Report::SoakSentences, "gc" => Mallard::Report::SoakSentences,
                  "heap" => Mallard::Report::HeapSentences, "compare" => Mallard::Report::CompareSentences,
                  "boot" => Mallard::Report::BootSentences, "fleet" => Mallard::Report::FleetSentences }.freeze
@@ -142,7 +145,9 @@ class SameSentencesTest < Minitest::Test
   def soak(name)
     summary = soak_summary(name, series: soak_series, live_set: LIVE_SET, ledger: LEDGER, headroom_kb: 40_960)
     gc = summary.gc.with(settings: SETTINGS.map { |setting| Mallard::Summary::GcSetting.from_h(setting) },
-                         pause_ms: Mallard::Summary::Percentiles.new(p50: 0.41, p90: 0.9, p99: 2.35, max: 7.5))
+                         pause_ms: Mallard::Summary::Percentiles.new(p50: 0.41, p90: 0.9, p99: 2.35, max: 7.5),
+                         major_by: { "nofree" => 3, "oldgen" => 1 }, minor_by: { "newobj" => 40 },
+                         major_time_vs_live_set: Mallard::Summary::Correlation.from_h(RELATION))
     summary.with(verdict: summary.verdict&.with(**UNDECIDED), gc: gc)
   end
 

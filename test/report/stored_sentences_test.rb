@@ -26,6 +26,16 @@ class StoredSentencesTest < Minitest::Test
     end
   end
 
+  def test_a_stored_gcs_causes_and_relation_to_the_live_set_read_the_same_from_their_data
+    each_soak do |stored, now|
+      refute_nil stored.gc.major_time_vs_live_set.sentence
+      assert_nil now.gc.causes
+      assert_equal stored.gc.causes.to_a, sentences(now).gc.causes
+      assert_equal stored.gc.major_time_vs_live_set.sentence, sentences(now).gc_correlation
+      assert_equal stored.gc.major_time_vs_live_set.sentence, sentences(stored).gc_correlation
+    end
+  end
+
   private
 
   # A gc run's summary, and the soak of a heap run: [as stored, computed again from the records].

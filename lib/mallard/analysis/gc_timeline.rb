@@ -9,21 +9,19 @@ module Mallard
     # GC over the run, from the agent's per-GC events when the run has them (every pause, why each GC ran, the
     # heap after it) and from GC.stat at each interval otherwise (counts and total time; per-GC pauses are then
     # nil, and the note says why). Adds to GcFigures' interval figures: runs, pauses, causes, GC's share of wall
-    # and CPU time, and whether major GCs take longer as the live set grows.
+    # and CPU time, and whether major GCs take longer as the live set grows — as data, which
+    # Report::GcSentences words (what each cause means, the relation with its figures).
     module GcTimeline
       NO_EVENTS = "per-GC pauses and causes need the agent's per-GC timeline, which recorded nothing in this run: " \
                   "counts and time come from GC.stat at each agent interval"
-      NO_PAUSES = "major-GC time against the live set needs each major GC's pause: the agent's GC events"
       PER_SLOTS = 100_000
 
       module_function
 
       # @param run [Run::SoakRun]
       # @param settings [Array<Summary::GcSetting>]
-      # @param live_set [String, nil] the live set's verdict (LiveSet): only a growing one makes rising major-GC
-      #   time a sign that something retains objects
       # @return [Summary::Gc, nil] nil when nothing inside the subject recorded GC
-      def call(run, settings: [], live_set: nil)
+      def call(run, settings: [])
         base = GcFigures.call(run.agent, script: run.script?)
         events = measured(run, run.gc_events)
         return if base.nil? && events.empty?
@@ -33,7 +31,7 @@ module Mallard
         time_ms = base.time_ms || (events.map(&:pause_ms).grep(Numeric).sum.round(1) if events.any?)
         shares = { wall_share: base.share_of_wall, cpu_share: cpu_share(run, time_ms), settings: settings }
         dropped = measured(run, run.gc_drops).sum(&:count)
-        Summary::Gc.from_h(base.to_h.merge(counts(base, events), shares, per_gc(run, events, dropped, live_set)))
+        Summary::Gc.from_h(base.to_h.merge(counts(base, events), shares, per_gc(run, events, dropped)))
       end
 
       # A server's GC events (or drops) from its first agent record on, as GcFigures counts GCs; a script's from its
@@ -53,20 +51,18 @@ module Mallard
         { runs: events.size, minor: events.size - major, major: major }
       end
 
-      def per_gc(run, events, dropped, live_set)
+      # Without events, no pause to relate (major_time_vs_live_set unmeasured, and no majors counted for it).
+      def per_gc(run, events, dropped)
         if events.empty?
           return { source: "GC.stat at each agent interval", note: NO_EVENTS, pause_ms: {},
-                   dropped: (dropped if dropped.positive?),
-                   major_time_vs_live_set: { finding: "unmeasured", sentence: NO_PAUSES } }
+                   dropped: (dropped if dropped.positive?), major_time_vs_live_set: { finding: "unmeasured" } }
         end
 
         pauses = events.map(&:pause_ms).grep(Numeric)
         majors, minors = events.partition { |event| major?(event) }
-        major_by = tally(majors, &:major_by)
-        minor_by = tally(minors, &:gc_by)
-        { source: "the agent's GC events", major_by: major_by, minor_by: minor_by,
-          causes: GcCauses.call(major_by, minor_by), pause_ms: pause_figures(pauses), dropped: dropped,
-          major_time_vs_live_set: major_time_vs_live_set(run, majors, live_set) }
+        { source: "the agent's GC events", major_by: tally(majors, &:major_by), minor_by: tally(minors, &:gc_by),
+          pause_ms: pause_figures(pauses), dropped: dropped,
+          major_time_vs_live_set: major_time_vs_live_set(run, majors) }
       end
 
       def pause_figures(pauses)
@@ -99,18 +95,21 @@ module Mallard
 
       # Spearman's rho of each major GC's pause against the live slots after it, and the fitted slope, over the
       # major GCs after warm-up: a server's from the start of the load (every app's live set grows while it boots,
-      # and its boot-time majors would rank perfectly), a script's all. A cause is named only when the interval,
-      # from rho's permutation distribution, excludes zero, and retention only when the live set's own verdict is
-      # growing: a correlation over a handful of majors comes out "rising" by chance 1 time in 20 (a generated Rails
-      # app's flat live set did so in a CI run), and the live set's verdict is the test of retention.
-      def major_time_vs_live_set(run, majors, live_set)
+      # and its boot-time majors would rank perfectly), a script's all. A relation is found only when the interval,
+      # from rho's permutation distribution, excludes zero; retention is named (by the presenter) only when the live
+      # set's own verdict is growing too: a correlation over a handful of majors comes out "rising" by chance 1 time in
+      # 20 (a generated Rails app's flat live set did so in a CI run), and the live set's verdict is the test of
+      # retention.
+      def major_time_vs_live_set(run, majors)
         judged = after_warmup(run, majors)
         pairs = judged.map { |event| [event.heap_live_slots, event.pause_ms] }.select(&:all?)
         ranked = Statistics.spearman(pairs.map(&:first), pairs.map(&:last))
-        return unmeasured(pairs.size, majors.size - judged.size) unless ranked
+        before_load = majors.size - judged.size
+        unless ranked
+          return Summary::Correlation.new(majors: pairs.size, before_load: before_load, finding: "unmeasured")
+        end
 
-        fit = Statistics.linear_fit(pairs.map(&:first), pairs.map(&:last))
-        correlation(ranked, fit, majors.size - judged.size, live_set)
+        correlation(ranked, Statistics.linear_fit(pairs.map(&:first), pairs.map(&:last)), before_load)
       end
 
       def after_warmup(run, majors)
@@ -120,14 +119,12 @@ module Mallard
         majors.select { |event| window.cover?(event.t) }
       end
 
-      def correlation(ranked, fit, before_load, live_set)
-        finding = finding(ranked.ci)
+      def correlation(ranked, fit, before_load)
         Summary::Correlation.new(spearman: ranked.rho.round(3), ci: ranked.ci.map { |bound| bound.round(3) },
                                  p_value: ranked.p_value.round(6), methodology: ranked.methodology,
                                  slope_ms_per_100k_slots: (fit.slope * PER_SLOTS).round(4),
                                  slope_ci: fit.slope_ci.map { |bound| (bound * PER_SLOTS).round(4) },
-                                 majors: ranked.n, before_load: before_load, finding: finding,
-                                 sentence: sentence(finding, ranked, live_set))
+                                 majors: ranked.n, before_load: before_load, finding: finding(ranked.ci))
       end
 
       def finding(interval)
@@ -138,35 +135,10 @@ module Mallard
         "no_relation"
       end
 
-      def sentence(finding, ranked, live_set)
-        figures = format("(Spearman %<rho>.2f over %<n>d major GCs, 95%% CI %<low>.2f … %<high>.2f, p = %<p>.2g)",
-                         rho: ranked.rho, n: ranked.n, low: ranked.ci[0], high: ranked.ci[1], p: ranked.p_value)
-        case finding
-        when "rising" then "each major GC takes longer as the live set grows #{figures}#{rising_cause(live_set)}"
-        when "falling" then "major GCs get shorter as the live set grows #{figures}: pauses follow something else"
-        else "major-GC time does not follow the live set, or too few major GCs to tell #{figures}"
-        end
-      end
-
-      def rising_cause(live_set)
-        return ": something retains objects" if live_set == "growing"
-
-        "; the live set's own verdict is #{live_set || 'unjudged'}, so this names no retention"
-      end
-
-      def unmeasured(majors, before_load)
-        before = before_load.positive? ? "; #{before_load} before the load started are left out" : ""
-        Summary::Correlation.new(majors: majors, before_load: before_load, finding: "unmeasured",
-                                 sentence: "major-GC time against the live set needs at least 4 major GCs with " \
-                                           "per-GC events after warm-up, and a live set that moved " \
-                                           "(#{majors} here#{before})")
-      end
-
       def major?(event) = [1, true].include?(event.major)
 
       private_class_method :measured, :counts, :per_gc, :pause_figures, :tally, :cpu_share, :cpu_seconds,
-                           :major_time_vs_live_set, :after_warmup, :correlation, :finding, :sentence, :rising_cause,
-                           :unmeasured, :major?
+                           :major_time_vs_live_set, :after_warmup, :correlation, :finding, :major?
     end
   end
 end

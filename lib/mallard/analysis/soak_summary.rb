@@ -32,7 +32,7 @@ module Mallard
           schema_version: Run::Directory::SCHEMA_VERSION, kind: kind(run), **outcome.to_h,
           run_dir: Text.scrub(run.path), skipped_lines: run.skipped, target: run.target,
           allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), **work,
-          app: app_figures(run, work[:load]), gc: gc(run, live_set), live_set: live_set,
+          app: app_figures(run, work[:load]), gc: gc(run), live_set: live_set,
           script: script_figures(run), validity: Validity.call(run), cpu_layout: run.meta.cpu_layout,
           series: series(run, verdict, live_set), **run_facts(run), **ledger.to_h.slice(:ledger, :headroom_kb)
         )
@@ -135,8 +135,8 @@ module Mallard
       # The kind of run the soak is reported as (RunKind#soak_kind): a gc run's is one, a heap run's a soak.
       def kind(run) = RunKind.for_command(run.meta.command).soak_kind.name
 
-      def gc(run, live_set)
-        GcTimeline.call(run, settings: GcSettings.call(run.phases.gc_settings), live_set: live_set&.verdict)
+      def gc(run)
+        GcTimeline.call(run, settings: GcSettings.call(run.phases.gc_settings))
       end
 
       def memory(run, steady)

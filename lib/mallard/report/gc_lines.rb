@@ -30,7 +30,7 @@ module Mallard
       def gc
         return [] unless @gc
 
-        [runs, dropped, pauses, causes, *meanings, @gc.major_time_vs_live_set&.sentence, sparkline(*time_series),
+        [runs, dropped, pauses, causes, *meanings, @sentences.gc_correlation, sparkline(*time_series),
          *settings].compact
       end
 
@@ -75,7 +75,7 @@ module Mallard
 
       # A line for each cause that occurred, saying what it means.
       def meanings
-        @gc.causes.to_h.map { |cause, meaning| @color.dim("  #{cause}: #{meaning}") }
+        @sentences.gc.causes.map { |cause, meaning| @color.dim("  #{cause}: #{meaning}") }
       end
 
       def settings

@@ -16,9 +16,13 @@ module Mallard
     # slots after it over the major GCs after warm-up (majors; before_load: those left out), with its 95% interval
     # and two-sided p_value from rho's permutation distribution (methodology says exact or drawn), and the fitted slope
     # in ms per 100,000 live slots with its interval. finding: "rising" or "falling" only when the interval excludes
-    # zero, else "no_relation"; "unmeasured" below 4 majors; sentence says it in words (or why not).
+    # zero, else "no_relation"; "unmeasured" below 4 majors (majors nil: no per-GC events at all).
+    # Report::GcSentences#correlation words it; sentence: the words an older summary.json stored instead.
     Correlation = Value.define(:spearman, :ci, :p_value, :methodology, :slope_ms_per_100k_slots, :slope_ci, :majors,
-                               :before_load, :finding, :sentence)
+                               :before_load, :finding, :sentence) do
+      # Whether this was stored with its sentence (an older mallard's summary.json) rather than as data.
+      def worded? = !sentence.nil?
+    end
 
     # GC activity over the measured span, summed over the subject's processes. count .. heap_allocated_pages
     # come from GC.stat at each agent interval; runs, minor, major, pause_ms, major_by and minor_by from the
@@ -26,8 +30,8 @@ module Mallard
     # the per-GC figures nil (note says so). wall_share and cpu_share: GC time over the processes' wall time and
     # over the subject's CPU time. major_by: major GCs by why they were major; minor_by: minor GCs by trigger.
     # dropped: GCs the per-GC timeline lost (its ring full, or GC::Profiler's records gone before they were read),
-    # which runs, pauses and causes leave out; nil without events. causes: what each cause that occurred means
-    # ("major by nofree" => a line), from Analysis::GcCauses.
+    # which runs, pauses and causes leave out; nil without events. What each cause means is Report::GcSentences';
+    # causes: those meanings as an older summary.json stored them ("major by nofree" => a line).
     Gc = Value.define(:count, :minor_gc_count, :major_gc_count, :time_ms, :share_of_wall, :runs, :minor, :major,
                       :wall_share, :cpu_share, :source, :note, :major_by, :minor_by, :dropped, :causes,
                       heap_live_slots: Span, old_objects: Span, heap_allocated_pages: Span, pause_ms: Percentiles,

@@ -18,8 +18,8 @@ module Mallard
           <%- if @gc -%>
           <%- if @gc.note -%><p class="note"><%= @gc.note %>.</p><%- end -%>
           <%= Figures.new(rows) %>
-          <%- unless @gc.causes.to_h.empty? -%>
-          <ul class="note causes"><%- @gc.causes.each do |cause, meaning| -%><li><strong><%= cause %></strong>: <%= meaning %></li><%- end -%></ul>
+          <%- unless @sentences.gc.causes.empty? -%>
+          <ul class="note causes"><%- @sentences.gc.causes.each do |cause, meaning| -%><li><strong><%= cause %></strong>: <%= meaning %></li><%- end -%></ul>
           <%- end -%>
           <%- unless @sentences.gc_settings.empty? -%>
           <h3>GC settings</h3>
@@ -39,7 +39,7 @@ module Mallard
            ["Share of wall time", percent(@gc.wall_share)], ["Share of CPU time", percent(@gc.cpu_share)],
            ["Pauses", @sentences.gc_pauses], ["Major GCs by cause", counted(@gc.major_by)],
            ["Minor GCs by trigger", counted(@gc.minor_by)],
-           ["Major-GC time vs live set", @gc.major_time_vs_live_set&.sentence], *live_set_rows,
+           ["Major-GC time vs live set", @sentences.gc_correlation], *live_set_rows,
            ["Live slots", span(@gc.heap_live_slots)], ["Old objects", span(@gc.old_objects)],
            ["Heap pages", span(@gc.heap_allocated_pages)]]
         end

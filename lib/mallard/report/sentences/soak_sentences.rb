@@ -12,13 +12,13 @@ module Mallard
         @summary = summary
         @verdict = summary.verdict
         @live_set = summary.live_set
-        @gc = summary.gc
+        @gc_words = GcSentences.new(summary.gc, live_set: @live_set&.verdict)
       end
 
       # Every sentence this summary gives, for a check that each view shows them all.
       def all
         [conclusion, memory_slope, memory_hint, memory_basis, live_set_slope, live_set_hint, live_set_basis,
-         ledger, ledger_pss, gc_runs, gc_pauses, *gc_settings, ramp].compact
+         ledger, ledger_pss, gc_runs, gc_pauses, *gc.causes.map(&:last), gc_correlation, *gc_settings, ramp].compact
       end
 
       # What memory and the app's own memory say together (Analysis::VerdictConclusion's finding, worded).
@@ -103,22 +103,12 @@ module Mallard
                "file-backed %s of it", count, mib(ledger.pss_kb), read_at&.round(1) || "?", mib(file&.pss_kb))
       end
 
-      def gc_runs
-        @gc && "#{@gc.runs} runs (#{@gc.minor} minor, #{@gc.major} major)"
-      end
-
-      def gc_pauses
-        pause = @gc&.pause_ms
-        pause&.max && format("p50 %.2f ms · p99 %.2f ms · max %.2f ms", pause.p50, pause.p99, pause.max)
-      end
-
-      # Each RUBY_GC_* setting the app ran with, and why its Ruby ignores it when it does.
-      def gc_settings
-        Array(@gc&.settings).map do |setting|
-          line = "#{Text.printable(setting.name)}=#{Text.printable(setting.value.to_s)}"
-          setting.ignored? ? "#{line} — #{unread(setting)}" : line
-        end
-      end
+      # The GC sections' sentences (GcSentences): runs, pauses, causes, major-GC time against the live set, settings.
+      def gc = @gc_words
+      def gc_runs = gc.runs
+      def gc_pauses = gc.pauses
+      def gc_correlation = gc.correlation
+      def gc_settings = gc.settings
 
       private
 
@@ -128,19 +118,6 @@ module Mallard
 
         format("loaded with %d: the fewest connections within %.0f%% of the best req/s of a clean step (%s)",
                ramp.chosen, 100 * Analysis::ConcurrencyChoice::BEST_SHARE, clean)
-      end
-
-      def unread(setting)
-        return setting.ignored if setting.ignored
-
-        ruby = "Ruby #{setting.ruby_version}"
-        case setting.unread
-        when "per_pool"
-          "#{ruby} ignores it: set the per-pool RUBY_GC_HEAP_0_INIT_SLOTS … RUBY_GC_HEAP_4_INIT_SLOTS instead"
-        when "modular_gc_only"
-          "#{ruby} reads it only when built with modular GC (--with-modular-gc); a standard build ignores it"
-        else "#{ruby} does not read #{Text.printable(setting.name)}"
-        end
       end
 
       def forced_gcs
