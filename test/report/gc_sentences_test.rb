@@ -4,8 +4,8 @@ require "test_helper"
 require_relative "../support/gc_runs"
 
 # What a soak's GC sections say in words (SoakSentences, GcSentences), from what the analysis decided: what each GC
-# cause that occurred means, whether major GCs slow as the live set grows, and why a Ruby ignores a RUBY_GC_*
-# setting.
+# cause that occurred means, whether major GCs slow as the live set grows, why a Ruby ignores a RUBY_GC_* setting,
+# and what the live set was judged on when major GCs were too few.
 class GcSentencesTest < Minitest::Test
   include GcRuns
 
@@ -90,7 +90,24 @@ class GcSentencesTest < Minitest::Test
                  words(settings: [stored]).gc_settings
   end
 
+  def test_a_live_set_judged_after_every_gc_says_how_few_majors_ran_and_what_they_did_not_confirm
+    measure = Mallard::Analysis::LiveSet::AFTER_EVERY_GC
+
+    assert_equal "#{measure}: only 1 major GC in the span judged, too few to judge on; after a minor GC the live " \
+                 "slots count old objects not yet collected too", live_set_basis(measure: measure, majors: 1)
+    assert_match(/: only 0 major GCs in the span judged, .*; they grew, and the major GCs did not confirm it \(it may /,
+                 live_set_basis(measure: measure, majors: 0, unconfirmed: true))
+    assert_equal "live slots after each major GC", live_set_basis(measure: "live slots after each major GC")
+    assert_equal "#{measure}: as an older mallard put it",
+                 live_set_basis(measure: measure, majors: 2, note: "as an older mallard put it")
+  end
+
   private
+
+  def live_set_basis(**members)
+    live_set = Mallard::Summary::LiveSet.new(verdict: "plateaued", **members)
+    Mallard::Report::SoakSentences.new(Mallard::Summary::Soak.new(live_set: live_set)).live_set_basis
+  end
 
   def correlation(events, live_set: nil, agent: agent_records(61, old: ->(_i) { 1 }))
     gc = Mallard::Analysis::GcTimeline.call(gc_run(events: events, agent: agent))

@@ -14,8 +14,7 @@ class SameSentencesTest < Minitest::Test
 
   LIVE_SET = { "verdict" => "inconclusive", "slope" => 12.3, "ci" => [-4.5, 29.1], "unit" => "slots per 1,000 requests",
                "samples" => 9, "observed" => 16_290, "tolerance" => 1000.0, "needed" => 52_000,
-               "measure" => "live slots (GC.stat heap_live_slots) after each major GC",
-               "note" => "3 major GCs in the span judged" }.freeze
+               "measure" => Mallard::Analysis::LiveSet::AFTER_EVERY_GC, "majors" => 3 }.freeze
   SETTINGS = [{ "name" => "RUBY_GC_HEAP_GROWTH_FACTOR", "value" => "1.1" },
               { "name" => "RUBY_GC_HEAP_INIT_SLOTS", "value" => "5000", "unread" => "per_pool",
                 "ruby_version" => "3.4.1" }]

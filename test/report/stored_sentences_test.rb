@@ -36,6 +36,13 @@ class StoredSentencesTest < Minitest::Test
     end
   end
 
+  def test_a_stored_live_sets_note_reads_the_same_from_its_data
+    each_soak do |stored, now|
+      assert_nil now.live_set.note
+      assert_equal sentences(stored).live_set_basis, sentences(now).live_set_basis
+    end
+  end
+
   private
 
   # A gc run's summary, and the soak of a heap run: [as stored, computed again from the records].

@@ -82,19 +82,16 @@ module Mallard
                              start: points.first&.slots, end: points.last&.slots)
       end
 
-      # Judged on every GC for want of major GCs: said, and growth there called growing only when at least three
-      # major GCs ran and grew beyond the tolerance too (else it may be garbage awaiting the next major GC). Two are
-      # one difference with no spread: a script that kept nothing had a first major early and a second with
-      # promoted temporaries not yet collected, 6,100 slots apart, and was called growing.
+      # Judged on every GC for want of major GCs: how many there were is kept (the presenter says why it matters),
+      # and growth there called growing only when at least three major GCs ran and grew beyond the tolerance too
+      # (else it may be garbage awaiting the next major GC: unconfirmed). Two are one difference with no spread: a
+      # script that kept nothing had a first major early and a second with promoted temporaries not yet collected,
+      # 6,100 slots apart, and was called growing.
       def few_majors(live_set, majors)
-        note = "only #{majors.size} major GC#{"s" unless majors.size == 1} in the span judged, too few to judge " \
-               "on; after a minor GC the live slots count old objects not yet collected too"
         confirmed = majors.size >= 3 && majors.last.slots - majors.first.slots > live_set.tolerance
-        return live_set.with(note: note) if live_set.verdict != "growing" || confirmed
+        return live_set.with(majors: majors.size) if live_set.verdict != "growing" || confirmed
 
-        live_set.with(note: "#{note}; they grew, and the major GCs did not confirm it (it may be garbage awaiting a " \
-                            "major GC): a longer run, with more major GCs, decides it",
-                      verdict: "inconclusive", needed: nil)
+        live_set.with(majors: majors.size, unconfirmed: true, verdict: "inconclusive", needed: nil)
       end
 
       # The live set over the whole run by the measure named, or the first the run has.

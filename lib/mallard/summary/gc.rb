@@ -52,11 +52,14 @@ module Mallard
     # The live set — the Ruby objects still reachable — judged like memory (Analysis::LeakVerdict's rule, in
     # slots): its slope per `per` units of work (1,000 requests, or 1 second for a script) with a 95% interval,
     # the tolerance in slots, and the work that would decide an inconclusive one (needed). measure says what was
-    # judged: live slots (heap_live_slots) after each major GC; after every GC when too few majors ran (note says
-    # so); or old objects at each agent interval without GC events. forced_gcs: the full GCs run by a method call
+    # judged: live slots (heap_live_slots) after each major GC; after every GC when too few majors ran (majors: how
+    # many did, in the span judged; unconfirmed: growth there that they did not confirm, so the verdict is
+    # inconclusive); or old objects at each agent interval without GC events. Report::SoakSentences says what that
+    # means; note: those words as an older summary.json stored them. forced_gcs: the full GCs run by a method call
     # (GC.start: the agent's when the live set's natural majors were too few, Agent::FullGc, or the app's own) over
     # the load, with their median pause (forced_gc_ms) and their GC time per minute of load (forced_gc_ms_per_min).
     LiveSet = Value.define(:verdict, :slope, :ci, :unit, :samples, :observed, :tolerance, :needed, :methodology,
-                           :measure, :start, :end, :note, :forced_gcs, :forced_gc_ms, :forced_gc_ms_per_min)
+                           :measure, :start, :end, :majors, :unconfirmed, :note, :forced_gcs, :forced_gc_ms,
+                           :forced_gc_ms_per_min)
   end
 end

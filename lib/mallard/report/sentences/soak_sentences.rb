@@ -87,7 +87,7 @@ module Mallard
 
       # What the live set was judged on, any caveat, and what the full GCs run for it cost.
       def live_set_basis
-        @live_set && [@live_set.measure, @live_set.note, forced_gcs].compact.join(": ")
+        @live_set && [@live_set.measure, live_set_note, forced_gcs].compact.join(": ")
       end
 
       # What several processes take together, where RSS counts each page they share (a forked worker's
@@ -118,6 +118,20 @@ module Mallard
 
         format("loaded with %d: the fewest connections within %.0f%% of the best req/s of a clean step (%s)",
                ramp.chosen, 100 * Analysis::ConcurrencyChoice::BEST_SHARE, clean)
+      end
+
+      # Judged after every GC for want of major GCs: how many ran, what that reading counts, and growth they did not
+      # confirm.
+      def live_set_note
+        return @live_set.note if @live_set.note
+        return unless @live_set.majors
+
+        note = "only #{plural(@live_set.majors, 'major GC')} in the span judged, too few to judge on; after a minor " \
+               "GC the live slots count old objects not yet collected too"
+        return note unless @live_set.unconfirmed
+
+        "#{note}; they grew, and the major GCs did not confirm it (it may be garbage awaiting a major GC): a longer " \
+          "run, with more major GCs, decides it"
       end
 
       def forced_gcs
