@@ -29,6 +29,12 @@ module Mallard
         end
       end
 
+      # This catalog and configurations of the user's own (compare --config) after its entries.
+      # @param own [Array<Allocator>]
+      def including(own)
+        own.empty? ? self : dup.append(own)
+      end
+
       # The default catalog, or one whose glibc configurations are sized for a production host.
       def self.for(production_cpus)
         production_cpus ? new(finder: LibraryFinder.default, production_cpus: production_cpus) : default
@@ -46,6 +52,10 @@ module Mallard
         find { |entry| entry.name == name } ||
           raise(UsageError, "unknown allocator '#{name}'; known: #{names.join(', ')}")
       end
+
+      protected
+
+      def append(own) = tap { @entries += own }
 
       private
 

@@ -41,9 +41,40 @@ module Mallard
         end
       end
 
+      # Why a comparison's rows are refused before any runs: each setting its Ruby or allocator would not take.
+      # @param refused [Array(#label + #allocator, Summary::SettingCheck)]
+      def refusal(refused)
+        said = refused.map do |row, check|
+          "#{row.label}: #{check.name}=#{check.value} #{not_taken(check, row.allocator)}"
+        end
+        "#{said.join('; ')} — nothing was run"
+      end
+
+      def not_taken(check, allocator)
+        case check.status
+        when "deprecated" then "is not read by this Ruby: set #{pools(check.instead)} instead"
+        when "ignored" then "is ignored by this Ruby, as #{check.reason}"
+        when "invalid" then check.reason ? "has pairs jemalloc rejects: #{check.reason}" : "is no value this Ruby reads"
+        when "unread" then unread(check, allocator)
+        end
+      end
+
+      def unread(check, allocator)
+        return "is not read by this Ruby" unless check.name == Probe::SettingsCheck::MALLOC_CONF
+
+        "is read by jemalloc only, and #{allocator.name} runs #{allocator.malloc}"
+      end
+
+      # Ruby's "RUBY_GC_HEAP_%d_INIT_SLOTS" as the names to set: one per slot pool (five on 3.3 and 3.4).
+      def pools(pattern)
+        return pattern unless pattern.include?("%d")
+
+        "#{format(pattern, 0)} … #{format(pattern, Analysis::GcSettings::POOLS - 1)}"
+      end
+
       def refuse(text, why) = raise(UsageError, "--config #{text}: #{why}")
 
-      private_class_method :settings, :refuse
+      private_class_method :settings, :not_taken, :unread, :pools, :refuse
     end
   end
 end

@@ -21,7 +21,8 @@ module Mallard
       # Read before 3.3 only: 3.3 sized each slot pool on its own (and only warns of it, under -W:deprecated).
       INIT_SLOTS = "RUBY_GC_HEAP_INIT_SLOTS"
       # From 3.3, one per pool: SIZE_POOL_COUNT (3.3) and HEAP_COUNT (3.4) are 5.
-      PER_POOL = /\ARUBY_GC_HEAP_[0-4]_INIT_SLOTS\z/
+      POOLS = 5
+      PER_POOL = /\ARUBY_GC_HEAP_[0-#{POOLS - 1}]_INIT_SLOTS\z/
       REMEMBERED_RATIO = "RUBY_GC_HEAP_REMEMBERED_WB_UNPROTECTED_OBJECTS_LIMIT_RATIO"
       POOLED_SINCE = Gem::Version.new("3.3")
       # From 3.4, but only by a Ruby built with modular GC, which the subject's version does not tell.

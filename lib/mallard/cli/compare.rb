@@ -53,7 +53,7 @@ module Mallard
         say_longest_run
         Experiments::Compare.new(target: target, options: @measure.soak, configs: configs, repeat: @cli[:repeat],
                                  run_dir: run_dir, reporter: reporter, command_line: ["compare", *argv],
-                                 catalog: @measure.catalog,
+                                 catalog: catalog,
                                  until_resolved: @cli[:until_resolved], budget_s: @cli[:budget_s] || DEFAULT_BUDGET_S,
                                  rubies: @rubies, yjit: @yjit)
       end
@@ -68,11 +68,21 @@ module Mallard
                          "minutes of load for the %d runs planned", budget, runs * budget / 60.0, runs)
       end
 
-      # Every configuration in the catalog unless told otherwise; unavailable ones stay in the
-      # table (with the package to install) but are not run.
+      # Every configuration in the catalog unless told otherwise, or with --config the baseline and those; unavailable
+      # ones stay in the table (with the package to install) but are not run. --config's come after those named.
       def configs
-        @cli[:configs] || @measure.catalog.names
+        own = own_configs.map(&:name)
+        named = @cli[:configs] || (own.empty? ? catalog.names : [catalog.first.name])
+        named + (own - named)
       end
+
+      # --config's configurations, each checked as the command line is read.
+      def own_configs
+        @own_configs ||= Array(@cli[:own]).map { |text| Allocators::ConfigOption.parse(text, @measure.catalog) }
+      end
+
+      # The catalog and --config's configurations.
+      def catalog = (@catalog ||= @measure.catalog.including(own_configs))
 
       def parse(argv, app)
         operands, command = @measure.parse(parser, argv)
@@ -101,7 +111,7 @@ module Mallard
         end
         @rubies = rubies(@cli[:rubies]) if @cli[:rubies]
 
-        configs.each { |name| @measure.catalog.fetch(name) } # a name twice is an A/A row, not a typo
+        configs.each { |name| catalog.fetch(name) } # a name twice is an A/A row, not a typo
       end
 
       def check_resolution
@@ -156,6 +166,7 @@ module Mallard
           opts.on("--allocators LIST", Array, "configurations to compare, baseline first (default: all)") do |list|
             @cli[:configs] = list
           end
+          define_config(opts)
           opts.on("--rubies LIST", Array,
                   "NAME=PATH,...: every configuration on each Ruby (rows NAME/CONFIG)") do |list|
             @cli[:rubies] = list
@@ -169,6 +180,15 @@ module Mallard
                                        "(default 10m)") { |v| @cli[:budget_s] = duration(v) }
           @measure.define_until_decided(opts)
           @measure.define_output(opts, @cli, "compare")
+        end
+      end
+
+      def define_config(opts)
+        opts.on("--config NAME=[BASE,]VAR=VALUE[,VAR=VALUE…]",
+                "a configuration of your own: environment variables on BASE (default glibc), e.g. " \
+                "gc-cap=RUBY_GC_HEAP_GROWTH_FACTOR=1.1; repeatable, after --allocators' rows, each checked in the " \
+                "app's Ruby before any row runs") do |text|
+          (@cli[:own] ||= []) << text
         end
       end
 

@@ -15,9 +15,10 @@ module Mallard
       # One row of the comparison while it is measured.
       # ruby: the Target::SubjectRuby it runs on with --rubies (nil: the soak options' own).
       # yjit: "on" or "off" with --yjit on,off (nil: the soak options' own).
-      Row = Struct.new(:label, :allocator, :runs, :invalid_runs, :failure, :ruby, :yjit) do
+      # checks: its RUBY_GC_* variables and MALLOC_CONF as its Ruby and allocator took them (Probe::SettingsCheck).
+      Row = Struct.new(:label, :allocator, :runs, :invalid_runs, :failure, :ruby, :yjit, :checks) do
         def initialize(label, allocator, ruby = nil, yjit = nil)
-          super(label, allocator, [], [], nil, ruby, yjit)
+          super(label, allocator, [], [], nil, ruby, yjit, [])
           self.failure = { reason: refusal, output_tail: [] } if refusal
         end
 
@@ -62,6 +63,7 @@ module Mallard
         @rubies = rubies
         @yjit = yjit
         @rows = rows(configs, catalog)
+        check_settings
         @repeat = repeat
         @run_dir = run_dir
         @reporter = reporter
@@ -137,6 +139,24 @@ module Mallard
             end
           end
         end
+      end
+
+      # Each row's RUBY_GC_* variables and MALLOC_CONF as its own Ruby and allocator take them, asked before any row
+      # runs: a setting that would not take effect is refused, never measured as if it had.
+      # @raise [UsageError] naming each setting not taken
+      def check_settings
+        asked = {}
+        @rows.each do |row|
+          ruby = row.ruby || @options.subject_ruby
+          allocator = row.allocator
+          next unless allocator.available?
+
+          row.checks = asked[[allocator.name, ruby.path]] ||=
+            Probe::SettingsCheck.call(ruby: ruby.path, settings: allocator.settings, preload: allocator.library_path,
+                                      malloc: ruby.linked_allocator || allocator.malloc)
+        end
+        refused = @rows.flat_map { |row| row.checks.reject(&:taken?).map { |check| [row, check] } }
+        raise UsageError, Allocators::ConfigOption.refusal(refused) unless refused.empty?
       end
 
       def label(names)
@@ -263,7 +283,8 @@ module Mallard
                          verified: row.failure.nil? && row.runs.any?, failed: row.failure && row.failure[:reason],
                          output_tail: row.failure && row.failure[:output_tail], runs: row.runs,
                          deploy_effort: Allocators::DeployEffort.of(row, baseline: @rows.first),
-                         ruby: row.ruby&.to_h, yjit: row.yjit, invalid_runs: row.invalid_runs)
+                         ruby: row.ruby&.to_h, yjit: row.yjit, invalid_runs: row.invalid_runs,
+                         settings_checks: row.checks)
       end
 
       def write_meta

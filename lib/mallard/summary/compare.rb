@@ -31,8 +31,10 @@ module Mallard
     # deploy_effort: how much a deployment must change to run it (Allocators::DeployEffort); ruby: the
     # Ruby it ran on with --rubies (Target::SubjectRuby#to_h: path, version, allocator_linked…), nil otherwise;
     # yjit: "on" or "off" with --yjit.
+    # settings_checks: its RUBY_GC_* variables and MALLOC_CONF as its Ruby and allocator took them before any row ran.
     Row = Value.define(:name, :allocator, :available, :unavailable_reason, :verified, :failed, :output_tail,
-                       :deploy_effort, :ruby, :yjit, runs: [RunFigures], invalid_runs: [RunFigures])
+                       :deploy_effort, :ruby, :yjit, runs: [RunFigures], invalid_runs: [RunFigures],
+                                                     settings_checks: [SettingCheck])
 
     # A configuration against the baseline: memory, req/s and p99 as % changes with 95% intervals, and why
     # there are no intervals when there are none.
