@@ -35,6 +35,14 @@ class ValueTest < Minitest::Test
     assert_raises(ArgumentError) { phases.with(upt: 1.0) }
   end
 
+  # A list of values not given is empty, as a reloaded one's is: the same value live and from summary.json.
+  def test_a_list_not_given_is_empty_as_when_reloaded
+    row = Mallard::Summary::Row.new(name: "glibc")
+
+    assert_equal [[], [], []], [row.runs, row.invalid_runs, row.settings_checks]
+    assert_equal row, Mallard::Summary::Row.from_h(JSON.parse(JSON.generate(row.to_h)))
+  end
+
   def test_a_frozen_value_and_its_copies_round_trip_through_json
     summary = Mallard::Summary::Soak.from_h(JSON.parse(File.read(STORED)))
     interrupted = summary.with(status: "interrupted", verdict: summary.verdict.with(memory: "inconclusive"))

@@ -62,12 +62,15 @@ module Mallard
       end
     end
 
+    # Kernel's #class, for a value with a member called class (a heap site's), which hides it.
+    KERNEL_CLASS = Kernel.instance_method(:class)
+
     # #with for any keyword Struct: a value's, and a run model's (Run::SoakRun), which is built once too.
     module Copy
       # A copy with these members changed, as Ruby 3.2's Data#with.
       # @raise [ArgumentError] for a member the struct does not have
       def with(**changes)
-        self.class.new(**members.to_h { |name| [name, self[name]] }.merge(changes))
+        KERNEL_CLASS.bind_call(self).new(**members.to_h { |name| [name, self[name]] }.merge(changes))
       end
     end
 
@@ -75,9 +78,12 @@ module Mallard
     module InstanceMethods
       include Copy
 
-      # Free-form hashes get string keys at once, so a live value reads like a reloaded one.
+      # Free-form hashes get string keys at once, and a list of values not given is empty, as .from_h makes it: a
+      # live value reads like a reloaded one.
       def initialize(**members)
-        super(**members.transform_values { |value| value.is_a?(Hash) ? Value.plain(value) : value })
+        lists = KERNEL_CLASS.bind_call(self).instance_variable_get(:@nested).select { |_, type| type.is_a?(Array) }
+        given = lists.to_h { |name, _| [name, []] }.merge(members.compact)
+        super(**given.transform_values { |value| value.is_a?(Hash) ? Value.plain(value) : value })
         freeze
       end
 
