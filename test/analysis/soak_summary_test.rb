@@ -106,6 +106,18 @@ class SoakSummaryTest < Minitest::Test
     assert_includes summary.reason, "(95 of 105"
   end
 
+  # Failed on timeouts: the app was saturated, kept as data beside the failure's reason (SoakSentences words it).
+  def test_a_run_failed_on_timeouts_keeps_that_the_app_was_saturated
+    failing = load_result(requests: 100, errors: { timeout: 80, status: 5 })
+    samples = totals { |i| { "rss_kb" => 50_000, "requests" => 10 * i } }
+    summary = summarize(samples, load: failing, options: { "concurrency" => 10 })
+
+    assert_equal %w[failed errors], [summary.status, summary.cause]
+    assert_equal [80, 10, 2], summary.saturation.to_h.values_at(:timeouts, :concurrency, :suggest_concurrency)
+    assert_match(/a failed measurement, not a result\z/, summary.reason)
+    assert_nil summarize(samples, load: load_result(requests: 100, errors: { status: 5 })).saturation
+  end
+
   def test_errors_within_the_limit_the_run_asked_for_keep_the_verdict
     failing = load_result(requests: 100, errors: { status: 5 })
     samples = totals { |i| { "rss_kb" => 50_000, "requests" => 10 * i } }

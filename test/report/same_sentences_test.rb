@@ -41,6 +41,17 @@ class SameSentencesTest < Minitest::Test
     end
   end
 
+  # A load that failed on timeouts: the reason says the app was saturated, and what to run instead, in both views.
+  def test_a_saturated_soaks_failure_reads_the_same_in_both_views
+    saturation = Mallard::Summary::Saturation.new(timeouts: 73, timeout_s: 5, served_rps: 8.2, concurrency: 10,
+                                                  suggest_concurrency: 4, suggest_rate: 6.1)
+    summary = soak("soak-leaky").with(status: "failed", cause: "errors", verdict: nil, saturation: saturation,
+                                      reason: "8.4% of requests failed: a failed measurement, not a result")
+
+    assert_same_sentences(summary, stored_meta("soak-leaky"), at_least: 3)
+    assert_includes sentences(summary), Mallard::Report::SoakSentences.new(summary).saturation
+  end
+
   def test_a_gc_runs_sentences_read_the_same_in_both_views
     summary = soak("soak-leaky").with(kind: "gc")
 

@@ -11,11 +11,10 @@ module Mallard
     # 4), and an open loop at three quarters of what was served (8 req/s gives 6). By Little's law the connections
     # over the rate served are the mean time a request spends queued and served; a tail past the timeout needs that
     # mean well below it, and halving it leaves the app room for its slow pages and GC pauses.
+    #
+    # The judgement is data (Summary::Saturation); Report::SoakSentences#saturation words it into the failure's
+    # reason.
     module Saturation
-      # timeouts: requests the load tool gave up on; served_rps: what the app answered meanwhile; suggest_*: a load
-      # it would serve.
-      Result = Struct.new(:timeouts, :timeout_s, :served_rps, :concurrency, :suggest_concurrency, :suggest_rate,
-                          keyword_init: true)
       RATE_SHARE = 0.75
 
       module_function
@@ -23,25 +22,16 @@ module Mallard
       # @param load [Summary::Load]
       # @param concurrency [Integer, nil] the connections the load kept open; nil: an open loop's
       # @param timeout_s [Numeric] the load tool's timeout
-      # @return [Result, nil] nil unless timeouts were most of the errors
+      # @return [Summary::Saturation, nil] nil unless timeouts were most of the errors
       def call(load, concurrency:, timeout_s:)
         timeouts = load&.errors_by_kind&.fetch("timeout", 0).to_i
         return unless timeouts.positive? && 2 * timeouts >= load.errors.to_i
 
         share = timeouts.fdiv(load.attempts.to_i.nonzero? || 1)
-        Result.new(timeouts: timeouts, timeout_s: timeout_s, served_rps: load.rps.to_f, concurrency: concurrency,
-                   suggest_concurrency: concurrency && [(concurrency * (1 - share) / 2).floor, 1].max,
-                   suggest_rate: [(RATE_SHARE * load.rps.to_f).round(1), 0.1].max)
-      end
-
-      # The sentence for the failed measurement's reason.
-      def sentence(result)
-        instead = [("--concurrency #{result.suggest_concurrency}" if result.suggest_concurrency),
-                   "--rate #{format('%g', result.suggest_rate)}"].compact.map { |option| "`#{option}`" }
-        format("%<timeouts>d of them timed out (no answer within %<timeout>g s): the app was saturated, answering " \
-               "%<rps>.1f req/s here%<at>s; try %<instead>s, or `--concurrency auto` to find the load it serves",
-               timeouts: result.timeouts, timeout: result.timeout_s, rps: result.served_rps,
-               at: result.concurrency ? " to #{result.concurrency} connections" : "", instead: instead.join(" or "))
+        Summary::Saturation.new(timeouts: timeouts, timeout_s: timeout_s, served_rps: load.rps.to_f,
+                                concurrency: concurrency,
+                                suggest_concurrency: concurrency && [(concurrency * (1 - share) / 2).floor, 1].max,
+                                suggest_rate: [(RATE_SHARE * load.rps.to_f).round(1), 0.1].max)
       end
     end
   end

@@ -29,7 +29,7 @@ module Mallard
         live_set, ledger = judged(run, steady)
         verdict = verdict(run, steady, live_set, ledger, rate(work)) if outcome.status != "failed"
         Summary::Soak.new(
-          schema_version: Run::Directory::SCHEMA_VERSION, kind: kind(run), **outcome.to_h,
+          schema_version: Run::Directory::SCHEMA_VERSION, kind: kind(run), **ended(run, outcome, work[:load]),
           run_dir: Text.scrub(run.path), skipped_lines: run.skipped, target: run.target,
           allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), **work,
           app: app_figures(run, work[:load]), gc: gc(run), live_set: live_set,
@@ -89,14 +89,23 @@ module Mallard
 
         reason = format("%.1f%% of %s failed (%d of %d; the limit is %g%%, --max-errors): a failed measurement, not " \
                         "a result", *failed, limit)
-        Run::Outcome.failed("errors", [reason, saturated(load, options, run.ramp)].compact.join("; "))
+        Run::Outcome.failed("errors", reason)
       end
 
-      # When the failures were timeouts: the app was saturated, and what load it would serve.
-      def saturated(load, options, ramp)
-        concurrency = (ramp ? ConcurrencyChoice.call(ramp).chosen : options["concurrency"]) unless options["rate"]
-        result = Saturation.call(load, concurrency: concurrency, timeout_s: Probe::Wrk::REQUEST_TIMEOUT)
-        result && Saturation.sentence(result)
+      # How the run ended, and for a load that failed on its errors, whether they were timeouts: the app saturated.
+      def ended(run, outcome, load)
+        failed = outcome.status == "failed" && outcome.cause == "errors"
+        outcome.to_h.merge(saturation: (saturated(run, load) if failed))
+      end
+
+      # What load a saturated app would serve depends on the load it was given: connections (the ramp's choice with
+      # --concurrency auto), or an open loop's rate.
+      def saturated(run, load)
+        options = run.meta.options || {}
+        unless options["rate"]
+          concurrency = run.ramp ? ConcurrencyChoice.call(run.ramp).chosen : options["concurrency"]
+        end
+        Saturation.call(load, concurrency: concurrency, timeout_s: Probe::Wrk::REQUEST_TIMEOUT)
       end
 
       # [percentage, what, failed, attempted]; nil for a run without load.
@@ -165,8 +174,9 @@ module Mallard
                             final_rss_kb: run.totals.last&.rss_kb)
       end
 
-      private_class_method :app_figures, :run_facts, :ramp, :judged, :work, :judged_outcome, :saturated, :failed_share,
-                           :series, :verdict, :rate, :memory_verdict, :kind, :gc, :memory, :per_process, :script_figures
+      private_class_method :app_figures, :run_facts, :ramp, :judged, :work, :judged_outcome, :ended, :saturated,
+                           :failed_share, :series, :verdict, :rate, :memory_verdict, :kind, :gc, :memory, :per_process,
+                           :script_figures
     end
   end
 end

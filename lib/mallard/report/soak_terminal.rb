@@ -31,7 +31,7 @@ module Mallard
 
       # First, before any figure: a run that ended early, failed, or is no valid measurement.
       def warnings
-        ended = ending(@summary)
+        ended = ending(@summary, reason: @sentences.reason)
         lines = []
         lines << (@summary.status == "failed" ? @color.red(ended) : @color.yellow(ended)) if ended
         problems = Array(@summary.validity&.problems)

@@ -92,15 +92,22 @@ module Mallard
       def valid? = Array(problems).empty?
     end
 
+    # A load that failed on timeouts (Analysis::Saturation): the app was saturated. timeouts: requests the load tool
+    # gave up on, after timeout_s; served_rps: what the app answered meanwhile, to concurrency connections (nil: an
+    # open loop); suggest_concurrency and suggest_rate: a load it would serve.
+    Saturation = Value.define(:timeouts, :timeout_s, :served_rps, :concurrency, :suggest_concurrency, :suggest_rate)
+
     # One soak: how it ended, the verdict, every figure and every series the views show.
     # headroom_kb: what the allocator holds free at the end (Analysis::Ledger), the most an allocator change can win.
+    # saturation: a failed load's timeouts, when the app was saturated (its words: Report::SoakSentences#reason).
     # ruby: the app's Ruby (meta.json's subject_ruby: version, YJIT on or off from inside, YJIT's memory).
     Soak = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :skipped_lines, :headroom_kb,
                         :ruby,
                         target: Run::TargetInfo, allocator: Run::AllocatorInfo, verdict: Verdict, memory: Memory,
                         load: Load, jobs: Jobs, app: App, gc: Gc, live_set: LiveSet, script: Script,
                         validity: Validity, cpu_layout: Cpus::Layout,
-                        series: SoakSeries, ledger: Ledger, until_decided: Run::UntilDecided, ramp: Ramp)
+                        series: SoakSeries, ledger: Ledger, until_decided: Run::UntilDecided, ramp: Ramp,
+                        saturation: Saturation)
 
     class Soak
       # A summary of schema 1 named its memory metric only in its verdict.

@@ -38,7 +38,7 @@ module Mallard
         def description = @summary.target&.description || @meta.target&.description
 
         def header
-          HeaderView.new(kind: kind, description: description, status: @summary.status, reason: @summary.reason,
+          HeaderView.new(kind: kind, description: description, status: @summary.status, reason: @sentences.reason,
                          path: @summary.run_dir, notes: header_notes).to_s
         end
 

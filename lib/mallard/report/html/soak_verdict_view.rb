@@ -20,7 +20,7 @@ module Mallard
           <section id="verdict">
           <h2>Verdict</h2>
           <%- if failed? -%>
-          <p class="verdict warning">Failed measurement: <%= @summary.reason %>. No verdict.</p>
+          <p class="verdict warning">Failed measurement: <%= @sentences.reason %>. No verdict.</p>
           <%- end -%>
           <%- problems.each do |problem| -%>
           <p class="warning">Not a valid measurement: <%= problem %></p>

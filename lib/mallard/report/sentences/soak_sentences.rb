@@ -17,8 +17,27 @@ module Mallard
 
       # Every sentence this summary gives, for a check that each view shows them all.
       def all
-        [conclusion, memory_slope, memory_hint, memory_basis, live_set_slope, live_set_hint, live_set_basis,
+        [saturation, conclusion, memory_slope, memory_hint, memory_basis, live_set_slope, live_set_hint, live_set_basis,
          ledger, ledger_pss, gc_runs, gc_pauses, *gc.causes.map(&:last), gc_correlation, *gc_settings, ramp].compact
+      end
+
+      # How the run ended, in its own words, and for a load that failed on timeouts that the app was saturated, and
+      # the load it would serve (Summary::Saturation); nil for a run that completed as it should.
+      def reason
+        [@summary.reason, saturation].compact.join("; ") if @summary.reason
+      end
+
+      # A saturated app: what timed out, what it served, and what to run instead.
+      def saturation
+        found = @summary.saturation
+        return unless found
+
+        instead = [("--concurrency #{found.suggest_concurrency}" if found.suggest_concurrency),
+                   "--rate #{format('%g', found.suggest_rate)}"].compact.map { |option| "`#{option}`" }
+        format("%<timeouts>d of them timed out (no answer within %<timeout>g s): the app was saturated, answering " \
+               "%<rps>.1f req/s here%<at>s; try %<instead>s, or `--concurrency auto` to find the load it serves",
+               timeouts: found.timeouts, timeout: found.timeout_s, rps: found.served_rps, instead: instead.join(" or "),
+               at: found.concurrency ? " to #{found.concurrency} connections" : "")
       end
 
       # What memory and the app's own memory say together (Analysis::VerdictConclusion's finding, worded).
