@@ -27,6 +27,11 @@ module Mallard
       def taken? = status == "read"
     end
 
+    # compare --gc: a RUBY_GC_* variable set the baseline's own GC suggested (suggested: a row of the comparison) or
+    # did not, with why (finding: heap_grew, majors_ran, malloc_triggered; or heap_flat, no_majors, few_malloc_gcs,
+    # no_gc_figures) and the figures it rests on (Analysis::GcCandidates); Report::CompareSentences words it.
+    GcSuggestion = Value.define(:name, :suggested, :finding, :figures, :settings)
+
     # One configuration as measured: its valid runs, and the runs shown but not counted.
     # deploy_effort: how much a deployment must change to run it (Allocators::DeployEffort); ruby: the
     # Ruby it ran on with --rubies (Target::SubjectRuby#to_h: path, version, allocator_linked…), nil otherwise;

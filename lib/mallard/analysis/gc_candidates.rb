@@ -1,0 +1,83 @@
+# frozen_string_literal: true
+
+require_relative "gc_settings"
+
+module Mallard
+  module Analysis
+    # compare --gc: RUBY_GC_* variable sets worth trying on this app, memory first, each suggested by what the
+    # baseline's own GC did under load (its soak's Summary::Gc) and kept with why (the finding and the figures it
+    # rests on). Each is an environment for rows like any other; the comparison, not this rule, says which helps.
+    #
+    # - growth: the heap grew under load (heap pages rose). Ruby grows it by 1.8× its slots at a time, with no cap;
+    #   1.1 with a cap of a tenth of the live slots grows it in small steps, so less of it is empty. Measured here on
+    #   an app whose boot allocates ten times its live set: RUBY_GC_HEAP_GROWTH_FACTOR=1.1 −7 … −12% RSS.
+    # - free: major GCs ran under load, and only a major GC frees empty pages. Ruby keeps up to 65% of the heap free
+    #   after one (RUBY_GC_HEAP_FREE_SLOTS_MAX_RATIO 0.65, goal 0.40); 0.20 and 0.10 return more of it. Where no major
+    #   GC ran, no page would ever be freed: measured here, 0.1 changed nothing then, so it is not suggested.
+    # - malloc: a fifth or more of the GCs were triggered by malloc'ed memory passing its limit; lower limits
+    #   (RUBY_GC_MALLOC_LIMIT_MAX 32 MiB → 8 MiB, RUBY_GC_OLDMALLOC_LIMIT_MAX 128 MiB → 32 MiB) free it sooner.
+    # Every variable here is one Ruby 3.1 to 3.4 reads (GcSettings::COMMON); the rows are checked again in the
+    # app's own Ruby before they run.
+    module GcCandidates
+      GROWTH_FACTOR = "1.1"
+      # A tenth of the live slots, and no fewer than Ruby's own first heap (10,000 slots).
+      GROWTH_CAP_SHARE = 0.1
+      GROWTH_CAP_MIN = 10_000
+      FREE_SLOTS = { "RUBY_GC_HEAP_FREE_SLOTS_MAX_RATIO" => "0.20", "RUBY_GC_HEAP_FREE_SLOTS_GOAL_RATIO" => "0.10" }
+                   .freeze
+      MALLOC_LIMITS = { "RUBY_GC_MALLOC_LIMIT_MAX" => (8 * 1024 * 1024).to_s,
+                        "RUBY_GC_OLDMALLOC_LIMIT_MAX" => (32 * 1024 * 1024).to_s }.freeze
+      MALLOC_SHARE = 0.2
+
+      module_function
+
+      # @param activity [Summary::Gc, nil] the baseline soak's GC figures
+      # @return [Array<Summary::GcSuggestion>] each set, suggested or not, with why
+      def call(activity)
+        return [skipped("gc", "no_gc_figures", {})] unless activity
+
+        [growth(activity), free(activity), malloc(activity)]
+      end
+
+      def growth(activity)
+        pages = activity.heap_allocated_pages
+        figures = { pages_start: pages&.start, pages_end: pages&.end }
+        return skipped("gc-growth", "heap_flat", figures) unless pages && pages.end.to_i > pages.start.to_i
+
+        cap = [(activity.heap_live_slots&.end.to_i * GROWTH_CAP_SHARE).round(-3), GROWTH_CAP_MIN].max
+        suggested("gc-growth", "heap_grew", figures,
+                  { "RUBY_GC_HEAP_GROWTH_FACTOR" => GROWTH_FACTOR, "RUBY_GC_HEAP_GROWTH_MAX_SLOTS" => cap.to_s })
+      end
+
+      def free(activity)
+        majors = activity.major.to_i - forced(activity)
+        return skipped("gc-free", "no_majors", { majors: majors }) unless majors.positive?
+
+        suggested("gc-free", "majors_ran", { majors: majors }, FREE_SLOTS)
+      end
+
+      # The agent's own full GCs (soak --full-gc-every) are no sign of the app's.
+      def forced(activity) = activity.major_by.to_h.fetch("force", 0).to_i
+
+      def malloc(activity)
+        by_malloc = activity.minor_by.to_h.fetch("malloc", 0).to_i +
+                    activity.major_by.to_h.fetch("oldmalloc", 0).to_i
+        runs = activity.runs.to_i
+        figures = { malloc_gcs: by_malloc, runs: runs }
+        return skipped("gc-malloc", "few_malloc_gcs", figures) unless runs.positive? && by_malloc >= MALLOC_SHARE * runs
+
+        suggested("gc-malloc", "malloc_triggered", figures, MALLOC_LIMITS)
+      end
+
+      def suggested(name, finding, figures, settings)
+        Summary::GcSuggestion.new(name: name, suggested: true, finding: finding, figures: figures, settings: settings)
+      end
+
+      def skipped(name, finding, figures)
+        Summary::GcSuggestion.new(name: name, suggested: false, finding: finding, figures: figures)
+      end
+
+      private_class_method :growth, :free, :forced, :malloc, :suggested, :skipped
+    end
+  end
+end

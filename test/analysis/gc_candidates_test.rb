@@ -1,0 +1,65 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# compare --gc's suggestions, from the baseline's own GC figures: each set suggested only where the GC showed the
+# reason for it, and each kept with that reason.
+class GcCandidatesTest < Minitest::Test
+  Candidates = Mallard::Analysis::GcCandidates
+
+  def gc(pages: [100, 100], live: 200_000, major: 0, major_by: {}, minor_by: {}, runs: 40)
+    Mallard::Summary::Gc.new(runs: runs, major: major, minor: runs - major, major_by: major_by, minor_by: minor_by,
+                             heap_allocated_pages: Mallard::Summary::Span.new(start: pages.first, end: pages.last),
+                             heap_live_slots: Mallard::Summary::Span.new(start: live / 2, end: live))
+  end
+
+  def by_name(suggestions) = suggestions.to_h { |found| [found.name, found] }
+
+  def test_a_heap_that_grew_gets_a_smaller_growth_factor_capped_at_a_tenth_of_the_live_slots
+    growth = by_name(Candidates.call(gc(pages: [120, 340], live: 254_321)))["gc-growth"]
+
+    assert growth.suggested
+    assert_equal "heap_grew", growth.finding
+    assert_equal({ "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.1", "RUBY_GC_HEAP_GROWTH_MAX_SLOTS" => "25000" }, growth.settings)
+    assert_equal({ "pages_start" => 120, "pages_end" => 340 }, growth.figures)
+  end
+
+  def test_a_flat_heap_gets_no_growth_suggestion_and_says_why
+    growth = by_name(Candidates.call(gc(pages: [120, 120])))["gc-growth"]
+
+    refute growth.suggested
+    assert_equal "heap_flat", growth.finding
+    assert_nil growth.settings
+  end
+
+  # Only a major GC frees empty pages: the agent's own full GCs do not count as the app's.
+  def test_free_slot_ratios_only_where_the_app_ran_major_gcs
+    forced_only = by_name(Candidates.call(gc(major: 3, major_by: { "force" => 3 })))["gc-free"]
+    natural = by_name(Candidates.call(gc(major: 4, major_by: { "force" => 1, "nofree" => 3 })))["gc-free"]
+
+    assert_equal [false, "no_majors"], [forced_only.suggested, forced_only.finding]
+    assert_equal [true, "majors_ran", { "majors" => 3 }], [natural.suggested, natural.finding, natural.figures]
+    assert_equal "0.20", natural.settings["RUBY_GC_HEAP_FREE_SLOTS_MAX_RATIO"]
+  end
+
+  def test_lower_malloc_limits_where_malloc_triggered_a_fifth_of_the_gcs
+    many = by_name(Candidates.call(gc(runs: 40, minor_by: { "malloc" => 6 }, major_by: { "oldmalloc" => 2 })))
+    few = by_name(Candidates.call(gc(runs: 40, minor_by: { "malloc" => 7 })))
+
+    assert_equal [true, { "malloc_gcs" => 8, "runs" => 40 }], [many["gc-malloc"].suggested, many["gc-malloc"].figures]
+    refute few["gc-malloc"].suggested
+  end
+
+  # Every variable suggested is one every Ruby mallard supports reads.
+  def test_every_suggested_variable_is_read_from_ruby_3_1_on
+    suggested = Candidates.call(gc(pages: [1, 2], major: 1, minor_by: { "malloc" => 40 }))
+
+    assert_equal 3, suggested.count(&:suggested)
+    variables = suggested.flat_map { |found| found.settings.keys }
+    assert_empty variables - Mallard::Analysis::GcSettings::COMMON
+  end
+
+  def test_without_gc_figures_nothing_is_suggested
+    assert_equal([[false, "no_gc_figures"]], Candidates.call(nil).map { |found| [found.suggested, found.finding] })
+  end
+end
