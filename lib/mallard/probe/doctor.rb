@@ -100,6 +100,7 @@ module Mallard
           expected: expected, catalog: @catalog.map(&:to_h), malloc_trim: trim_loaded?(mapped)
         )
         diagnosis.verification_problems = verify(diagnosis, environ, mapped)
+        check_settings(diagnosis, environ)
         diagnosis.findings = Analysis::Findings.for(diagnosis, cpus: Etc.nprocessors)
         diagnosis
       end
@@ -107,6 +108,30 @@ module Mallard
       # mallard/trim's extension shows in the maps of any process that required it, however it did.
       def trim_loaded?(mapped)
         mapped.any? { |path| path.end_with?("/mallard/#{Trim::Availability::EXTENSION_NAME}") }
+      end
+
+      # The RUBY_GC_* variables, MALLOC_CONF and YJIT settings, as the process's own Ruby and allocator take them:
+      # which of them a Ruby reads changes between versions, so its executable is started with them and asked.
+      def check_settings(diagnosis, environ)
+        return unless diagnosis.ruby?
+
+        gc = Probe::SettingsCheck.checked(environ).sort.to_h
+        yjit = Probe::YjitCheck.settings(environ, diagnosis.command)
+        return diagnosis.settings = [] if gc.empty? && yjit.empty?
+
+        ruby = diagnosis.ruby.path
+        return diagnosis.settings_unchecked = "#{diagnosis.executable} is no Ruby mallard can start to ask" unless ruby
+
+        diagnosis.settings = checked_gc_settings(ruby, diagnosis.allocator, gc) +
+                             Probe::YjitCheck.call(ruby: ruby, settings: yjit)
+      rescue Error => e
+        diagnosis.settings_unchecked = e.message
+      end
+
+      # Under the allocator the process runs: its library preloaded again, unless the Ruby links it.
+      def checked_gc_settings(ruby, allocator, settings)
+        preload = allocator.path if allocator.via == "preloaded"
+        Probe::SettingsCheck.call(ruby: ruby, settings: settings, malloc: allocator.name, preload: preload)
       end
 
       def verify(diagnosis, environ, mapped)

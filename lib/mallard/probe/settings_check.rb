@@ -32,13 +32,18 @@ module Mallard
       # @param preload [String, nil] the allocator's library, preloaded as the rows will
       # @return [Array<Summary::SettingCheck>] one per RUBY_GC_* variable and MALLOC_CONF; empty without any
       def call(ruby:, settings:, malloc:, preload: nil)
-        checked = settings.select { |name, _| name.match?(GC_VARIABLE) || name == MALLOC_CONF }
+        checked = checked(settings)
         return [] if checked.empty?
 
         said = said(ruby, checked, preload)
         checked.map do |name, value|
           name == MALLOC_CONF ? malloc_conf(value, malloc, said) : gc_variable(name, value, said)
         end
+      end
+
+      # The settings this checks: RUBY_GC_* variables and MALLOC_CONF.
+      def checked(settings)
+        settings.select { |name, _| name.match?(GC_VARIABLE) || name == MALLOC_CONF }
       end
 
       # What Ruby and its allocator printed on stderr when started with the settings.

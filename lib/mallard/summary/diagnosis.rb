@@ -6,10 +6,13 @@ module Mallard
     # by analysis/findings. With `-- CMD`, pid and command are the process read (the Ruby process CMD
     # started), started is CMD's own process, other_rubies the rest of the Ruby processes under it, and
     # looked says when it was read: after how long, and whether it had settled by then.
+    # settings: its RUBY_GC_* variables, MALLOC_CONF and YJIT settings as its own Ruby (and allocator) took them
+    # (Summary::SettingCheck; Probe::SettingsCheck, Probe::YjitCheck); nil when not a Ruby, or when they could not be
+    # checked (settings_unchecked: why).
     Diagnosis = Struct.new(:pid, :command, :executable, :ruby, :yjit_requested, :allocator,
                            :environment, :threads, :memory, :expected, :verification_problems,
                            :findings, :catalog, :malloc_trim, :started, :other_rubies, :looked,
-                           keyword_init: true) do
+                           :settings, :settings_unchecked, keyword_init: true) do
       # Variables shown even when unset, because "unset" is itself the answer people look for.
       self::SHOWN_VARIABLES = %w[LD_PRELOAD MALLOC_ARENA_MAX MALLOC_CONF GLIBC_TUNABLES RUBY_YJIT_ENABLE].freeze
       # glibc's other tunables and Ruby's GC knobs, shown when set.
@@ -28,11 +31,15 @@ module Mallard
         { pid: pid, command: command, executable: executable,
           ruby: { engine: ruby&.engine, version: ruby&.version, yjit_requested: yjit_requested },
           allocator: allocator.to_h.merge(malloc_trim: malloc_trim), env: environment, threads: threads,
-          memory: memory.to_h,
-          expected: expected && { name: expected, verified: verification_problems.empty?,
-                                  problems: verification_problems },
-          findings: findings.map(&:to_h), allocators_here: catalog,
+          memory: memory.to_h, settings: settings&.map(&:to_h), settings_unchecked: settings_unchecked,
+          expected: expected_h, findings: findings.map(&:to_h), allocators_here: catalog,
           started: started, other_ruby: other_rubies.to_a, looked: looked }
+      end
+
+      private
+
+      def expected_h
+        expected && { name: expected, verified: verification_problems.empty?, problems: verification_problems }
       end
     end
   end
