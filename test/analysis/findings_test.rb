@@ -86,7 +86,72 @@ class FindingsTest < Minitest::Test
     assert_includes found.map(&:message), "not a Ruby process (/usr/bin/ruby3.1)"
   end
 
+  def test_a_deprecated_variable_names_the_per_pool_ones_its_ruby_reads
+    subject = checked(check("RUBY_GC_HEAP_INIT_SLOTS", "2000000", "deprecated", instead: "RUBY_GC_HEAP_%d_INIT_SLOTS"),
+                      check("RUBY_GC_HEAP_GROWTH_FACTOR", "1.1", "read", read: "1.100000"))
+    subject.ruby.version = "3.3.8"
+    finding = only(findings_for(subject))
+
+    assert_equal %w[warning RUBY_GC_HEAP_INIT_SLOTS=2000000], [finding.level, finding.message.split.first]
+    assert_match(/not read by Ruby 3\.3\.8/, finding.message)
+    assert_match(/RUBY_GC_HEAP_0_INIT_SLOTS … RUBY_GC_HEAP_4_INIT_SLOTS/, finding.advice)
+  end
+
+  def test_an_ignored_variable_gives_rubys_reason_and_the_default_it_keeps
+    ignored = check("RUBY_GC_HEAP_FREE_SLOTS", "-5", "ignored", default: "4096", reason: "it must be greater than 0")
+    finding = only(findings_for(checked(ignored)))
+
+    assert_equal "RUBY_GC_HEAP_FREE_SLOTS=-5 is ignored by Ruby 3.1.2, as it must be greater than 0", finding.message
+    assert_match(/keeps its default \(4096\)/, finding.advice)
+  end
+
+  def test_a_per_pool_variable_on_a_ruby_of_one_pool_names_the_one_it_reads
+    found = findings_for(checked(check("RUBY_GC_HEAP_0_INIT_SLOTS", "5", "unread")))
+
+    assert_match(/set RUBY_GC_HEAP_INIT_SLOTS instead/, only(found).advice)
+  end
+
+  def test_malloc_conf_without_jemalloc_is_said_once
+    found = findings_for(checked(check("MALLOC_CONF", "narenas:2", "unread"), env: { "MALLOC_CONF" => "narenas:2" }))
+
+    assert_match(/jemalloc is not loaded/, only(found).message)
+  end
+
+  def test_a_pair_jemalloc_rejects_is_named
+    conf = "narenas:2,bogus:1"
+    found = findings_for(diagnosis(allocator: "jemalloc", via: "preloaded", env: { "MALLOC_CONF" => conf },
+                                   settings: [check("MALLOC_CONF", conf, "invalid", reason: "bogus:1")]))
+
+    assert_equal "MALLOC_CONF=narenas:2,bogus:1 has pairs jemalloc rejects: bogus:1", only(found).message
+  end
+
+  def test_yjit_settings_refused_missing_or_meant_off_but_on
+    found = findings_for(checked(check("RUBY_YJIT_ENABLE", "0", "read", read: "on"),
+                                 check("--yjit-mem-size", "16", "invalid", reason: "invalid YJIT option"),
+                                 check("--yjit", nil, "unread")))
+
+    assert_equal ["--yjit is not read: Ruby 3.1.2 was built without YJIT",
+                  "--yjit-mem-size=16 is refused by Ruby 3.1.2: invalid YJIT option",
+                  "RUBY_YJIT_ENABLE=0 turns YJIT on in Ruby 3.1.2"], found.map(&:message).sort
+  end
+
+  def test_settings_taken_are_no_finding_and_unchecked_ones_are_said
+    unchecked = checked(settings_unchecked: "could not start /usr/bin/ruby")
+
+    assert_empty findings_for(checked(check("RUBY_YJIT_ENABLE", "1", "read", read: "on")))
+    assert_match(/not checked: could not start/, only(findings_for(unchecked)).message)
+  end
+
   private
+
+  # A process whose allocator gives no finding of its own (an arena limit set), with these settings checked.
+  def checked(*settings, env: {}, **overrides)
+    diagnosis(env: { "MALLOC_ARENA_MAX" => "2" }.merge(env), settings: settings, **overrides)
+  end
+
+  def check(name, value, status, **found)
+    Mallard::Summary::SettingCheck.new(name: name, value: value, status: status, **found)
+  end
 
   def only(found)
     assert_equal 1, found.size, found.map(&:message).inspect

@@ -20,7 +20,8 @@ module Mallard
       # @return [Array<Finding>] most severe first
       def for(diagnosis, cpus:)
         rules = %i[verification preload_missing two_allocators not_ruby glibc_arenas
-                   arena_limit_ignored malloc_conf_ignored trim_ignored jemalloc_untuned swap yjit]
+                   arena_limit_ignored malloc_conf_ignored trim_ignored jemalloc_untuned swap yjit
+                   settings_not_taken yjit_on_anyway settings_unchecked]
         found = rules.flat_map { |rule| send(rule, diagnosis, cpus) }.compact
         found.sort_by { |finding| Finding::LEVELS.index(finding.level) }
       end
@@ -128,6 +129,87 @@ module Mallard
 
         Finding.new(level: "info", message: "YJIT is requested: it adds executable memory per process",
                     advice: "keep YJIT on or off alike in every configuration you compare")
+      end
+
+      # A RUBY_GC_* variable, MALLOC_CONF or YJIT setting that the process's own Ruby (or jemalloc) did not take, as
+      # it said when started with it: believed, and without effect. MALLOC_CONF without jemalloc is
+      # malloc_conf_ignored's.
+      def settings_not_taken(diagnosis, _cpus)
+        ruby = "Ruby #{diagnosis.ruby&.version}"
+        diagnosis.settings.to_a.filter_map do |check|
+          next if check.taken? || (check.name == Probe::SettingsCheck::MALLOC_CONF && check.status == "unread")
+
+          message, advice = not_taken(check, ruby)
+          Finding.new(level: "warning", message: "#{Summary::Diagnosis.setting(check)} #{message}", advice: advice)
+        end
+      end
+
+      # What was not taken, and what to set instead: [message, advice].
+      def not_taken(check, ruby)
+        return malloc_conf_rejected(check) if check.name == Probe::SettingsCheck::MALLOC_CONF
+        return yjit_not_taken(check, ruby) unless check.name.match?(Probe::SettingsCheck::GC_VARIABLE)
+
+        case check.status
+        when "deprecated"
+          ["is deprecated and not read by #{ruby}", "set #{names(check.instead)} instead: the variables #{ruby} reads"]
+        when "ignored"
+          ["is ignored by #{ruby}, as #{check.reason}",
+           "#{ruby} keeps its default (#{check.default}); give a value it takes, or drop the variable"]
+        when "invalid" then ["is no value #{ruby} reads", "#{ruby} keeps its default; give it a number"]
+        else ["is not read by #{ruby}", gc_unread(check, ruby)]
+        end
+      end
+
+      # RUBY_GC_HEAP_0_INIT_SLOTS … RUBY_GC_HEAP_4_INIT_SLOTS for Ruby's RUBY_GC_HEAP_%d_INIT_SLOTS.
+      def names(pattern)
+        pools = GcSettings.per_pool(pattern)
+        pools.size > 1 ? "#{pools.first} … #{pools.last}, one per slot pool," : pools.first
+      end
+
+      def gc_unread(check, ruby)
+        per_pool = check.name.match?(GcSettings::PER_POOL)
+        return "#{ruby} sizes its heap as one: set #{GcSettings::INIT_SLOTS} instead" if per_pool
+
+        "no variable of that name is read by #{ruby}: check its spelling; started with -W, Ruby prints each " \
+          "RUBY_GC_* variable it reads"
+      end
+
+      def malloc_conf_rejected(check)
+        ["has pairs jemalloc rejects: #{check.reason}",
+         "jemalloc takes the other pairs and skips these: correct or drop them (`man jemalloc` lists its options)"]
+      end
+
+      def yjit_not_taken(check, ruby)
+        said = check.reason && ": #{check.reason}"
+        case check.status
+        when "invalid"
+          ["is refused by #{ruby}#{said}", "`ruby --help` lists the YJIT options #{ruby} takes; drop it or use one"]
+        when "unread"
+          ["is not read: #{ruby} was built without YJIT#{said}",
+           "build Ruby with YJIT (rustc present when it is configured) to use it, or drop the setting"]
+        else ["leaves YJIT off in #{ruby}#{said}", "set RUBY_YJIT_ENABLE=1 or --yjit to turn it on"]
+        end
+      end
+
+      # 3.1 turns YJIT on for any value of RUBY_YJIT_ENABLE: a 0 or false meant off, and got on.
+      def yjit_on_anyway(diagnosis, _cpus)
+        diagnosis.settings.to_a.filter_map do |check|
+          next unless check.name == Probe::YjitCheck::ENABLE && check.taken? && check.read == "on" &&
+                      !check.value.to_s.match?(Probe::YjitCheck::ON)
+
+          ruby = "Ruby #{diagnosis.ruby&.version}"
+          Finding.new(level: "warning", message: "RUBY_YJIT_ENABLE=#{check.value} turns YJIT on in #{ruby}",
+                      advice: "#{ruby} turns YJIT on whatever the variable's value: unset it to keep YJIT off")
+        end
+      end
+
+      def settings_unchecked(diagnosis, _cpus)
+        why = diagnosis.settings_unchecked
+        return unless why
+
+        Finding.new(level: "info", message: "its RUBY_GC_*, MALLOC_CONF and YJIT settings were not checked: #{why}",
+                    advice: "check them by hand: its Ruby, started with -W and the same variables, prints each " \
+                            "RUBY_GC_* variable it reads, and jemalloc each MALLOC_CONF pair it rejects")
       end
 
       # MALLOC_ARENA_MAX, or glibc.malloc.arena_max in GLIBC_TUNABLES.

@@ -58,6 +58,12 @@ module Mallard
           (version >= POOLED_SINCE && (name.match?(PER_POOL) || name == REMEMBERED_RATIO))
       end
 
+      # The variables Ruby names as one pattern ("RUBY_GC_HEAP_%d_INIT_SLOTS", as 3.3 writes it): one per slot pool.
+      # @return [Array<String>]
+      def per_pool(pattern)
+        pattern.include?("%d") ? Array.new(POOLS) { |pool| format(pattern, pool) } : [pattern]
+      end
+
       def version_of(text)
         text && Gem::Version.new(text.to_s[/\A\d+\.\d+(\.\d+)?/] || return)
       end

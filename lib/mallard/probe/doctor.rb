@@ -146,7 +146,7 @@ module Mallard
       end
 
       def yjit_requested?(environ, cmdline)
-        environ["RUBY_YJIT_ENABLE"].to_s.match?(/\A(1|true)\z/) ||
+        environ[Probe::YjitCheck::ENABLE].to_s.match?(Probe::YjitCheck::ON) ||
           [*cmdline, *environ["RUBYOPT"].to_s.split].include?("--yjit")
       end
     end

@@ -12,6 +12,8 @@ module Mallard
     # still turn YJIT on later (RubyVM::YJIT.enable, as Rails 7.2 does).
     module YjitCheck
       ENABLE = "RUBY_YJIT_ENABLE"
+      # The values of RUBY_YJIT_ENABLE that mean on in every Ruby (3.1 takes any value as on, 3.3 these only).
+      ON = /\A(?:1|true)\z/
       # --yjit, --yjit-exec-mem-size=64, --yjit-disable, --jit, --enable-yjit, --enable=yjit, --disable-jit …
       OPTION = /\A--(?:yjit(?:-[a-z-]+)?(?:=\S*)?|jit|(?:enable|disable)[-=](?:yjit|jit))\z/
       ASK = ["--disable-gems", "-e", "print defined?(RubyVM::YJIT) ? RubyVM::YJIT.enabled? : :none"].freeze

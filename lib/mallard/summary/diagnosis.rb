@@ -23,6 +23,12 @@ module Mallard
         shown.merge(environ.select { |var, _| var.match?(self::SHOWN_PATTERN) }.sort.to_h)
       end
 
+      # A checked setting as the process gives it: RUBY_GC_HEAP_GROWTH_FACTOR=1.1, --yjit-exec-mem-size=64, --yjit.
+      # @param check [SettingCheck]
+      def self.setting(check)
+        check.value.nil? ? check.name : "#{check.name}=#{check.value}"
+      end
+
       def ruby?
         !ruby.nil?
       end
