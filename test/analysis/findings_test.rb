@@ -149,10 +149,6 @@ class FindingsTest < Minitest::Test
     diagnosis(env: { "MALLOC_ARENA_MAX" => "2" }.merge(env), settings: settings, **overrides)
   end
 
-  def check(name, value, status, **found)
-    Mallard::Summary::SettingCheck.new(name: name, value: value, status: status, **found)
-  end
-
   def only(found)
     assert_equal 1, found.size, found.map(&:message).inspect
     found.first

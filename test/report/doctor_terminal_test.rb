@@ -17,6 +17,28 @@ class DoctorTerminalTest < Minitest::Test
     assert_match(/No findings\./, text)
   end
 
+  def test_settings_show_as_the_processs_ruby_took_them
+    text = render(diagnosis(settings: [
+                              check("RUBY_GC_HEAP_GROWTH_FACTOR", "1.1", "read", read: "1.100000", default: "1.800000"),
+                              check("RUBY_GC_HEAP_INIT_SLOTS", "2000000", "deprecated",
+                                    instead: "RUBY_GC_HEAP_%d_INIT_SLOTS"),
+                              check("RUBY_GC_HEAP_FREE_SLOTS", "-5", "ignored", reason: "it must be greater than 0"),
+                              check("--yjit", nil, "read", read: "on")
+                            ]))
+
+    assert_match(/^  Settings, as ruby 3\.1\.2 takes them$/, text)
+    assert_match(/^    RUBY_GC_HEAP_GROWTH_FACTOR=1\.1 +read: 1\.100000 \(default 1\.800000\)$/, text)
+    assert_match(/^    RUBY_GC_HEAP_INIT_SLOTS=2000000 +not read: deprecated for RUBY_GC_HEAP_%d_INIT_SLOTS$/, text)
+    assert_match(/^    RUBY_GC_HEAP_FREE_SLOTS=-5 +ignored: it must be greater than 0$/, text)
+    assert_match(/^    --yjit +read: YJIT on$/, text)
+  end
+
+  def test_settings_not_checked_say_why
+    text = render(diagnosis(settings_unchecked: "/opt/app/server is no Ruby mallard can start to ask"))
+
+    assert_match(%r{^  Settings    not checked: /opt/app/server is no Ruby mallard can start to ask$}, text)
+  end
+
   def test_findings_carry_their_advice
     subject = diagnosis(threads: 9)
     subject.findings = findings_for(subject)

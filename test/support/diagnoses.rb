@@ -16,6 +16,11 @@ module Diagnoses
     )
   end
 
+  # A setting as the process's Ruby took it (Probe::SettingsCheck, Probe::YjitCheck).
+  def check(name, value, status, **found)
+    Mallard::Summary::SettingCheck.new(name: name, value: value, status: status, **found)
+  end
+
   def findings_for(diagnosis, cpus: 2)
     Mallard::Analysis::Findings.for(diagnosis, cpus: cpus)
   end

@@ -9,6 +9,8 @@ module Mallard
 
       LABEL_WIDTH = 12
       MARKS = { "error" => "✗ error  ", "warning" => "! warning", "info" => "· info   " }.freeze
+      SETTING_STATES = { "read" => "read", "ignored" => "ignored", "invalid" => "invalid", "deprecated" => "not read",
+                         "unread" => "not read" }.freeze
 
       def initialize(diagnosis, color: Color::Plain.new)
         @diagnosis = diagnosis
@@ -19,6 +21,7 @@ module Mallard
         io.puts @color.bold("mallard doctor — PID #{@diagnosis.pid}: #{command_line}")
         facts.each { |label, value| io.puts "  #{label.ljust(LABEL_WIDTH)}#{value}" }
         render_environment(io)
+        render_settings(io)
         render_allocators(io)
         render_findings(io)
       end
@@ -93,6 +96,41 @@ module Mallard
         @diagnosis.environment.each do |var, value|
           io.puts "    #{Text.printable(var)}=#{value.nil? ? @color.dim('(unset)') : Text.printable(value)}"
         end
+      end
+
+      # Each RUBY_GC_* variable, MALLOC_CONF and YJIT setting as the process's own Ruby took it; the findings say
+      # what to do about those it did not.
+      def render_settings(io)
+        unchecked = @diagnosis.settings_unchecked
+        return io.puts("  #{'Settings'.ljust(LABEL_WIDTH)}#{@color.dim("not checked: #{unchecked}")}") if unchecked
+
+        checks = @diagnosis.settings.to_a
+        return if checks.empty?
+
+        io.puts "  Settings, as #{@diagnosis.ruby.engine} #{@diagnosis.ruby.version} takes them"
+        width = checks.map { |check| Summary::Diagnosis.setting(check).length }.max
+        checks.each do |check|
+          io.puts "    #{Text.printable(Summary::Diagnosis.setting(check).ljust(width))}  #{setting_state(check)}"
+        end
+      end
+
+      # read: 1.100000 (default 1.800000) · read: YJIT on · ignored: it must be greater than 0 · not read: deprecated
+      # for RUBY_GC_HEAP_%d_INIT_SLOTS · invalid: bogus:1
+      def setting_state(check)
+        said = case check.status
+               when "read" then setting_read(check)
+               when "deprecated" then "deprecated for #{check.instead}"
+               else check.reason
+               end
+        text = Text.printable([SETTING_STATES.fetch(check.status), said].compact.join(": "))
+        check.taken? ? @color.green(text) : @color.yellow(text)
+      end
+
+      # A RUBY_GC_* variable's value as Ruby took it, or YJIT on or off; MALLOC_CONF is taken as it is.
+      def setting_read(check)
+        return "#{check.read} (default #{check.default})" if check.default
+
+        "YJIT #{check.read}" unless check.name == Probe::SettingsCheck::MALLOC_CONF
       end
 
       def render_allocators(io)
