@@ -20,6 +20,8 @@
 #include <ruby.h>
 #include <dlfcn.h>
 #include <stdint.h>
+#include <stdbool.h>
+#include <sys/types.h>
 #ifdef HAVE_MALLINFO2
 #include <malloc.h>
 #endif
@@ -215,6 +217,58 @@ glibc_statistics_into(VALUE hash)
 #endif
 }
 
+/* jemalloc's options as the process took them from MALLOC_CONF and its defaults, for a row's MALLOC_CONF to be
+ * checked against (compare --jemalloc-conf): the ones that decide how much memory jemalloc keeps. mallctl refuses a
+ * read whose size is not the option's own, so each is read as its C type; one this jemalloc lacks is left out. */
+enum option_type { OPTION_BOOL, OPTION_UNSIGNED, OPTION_SSIZE, OPTION_SIZE, OPTION_STRING };
+static const struct { const char *name; enum option_type type; } jemalloc_options[] = {
+    { "opt.dirty_decay_ms", OPTION_SSIZE }, { "opt.muzzy_decay_ms", OPTION_SSIZE },
+    { "opt.narenas", OPTION_UNSIGNED }, { "opt.background_thread", OPTION_BOOL },
+    { "opt.max_background_threads", OPTION_SIZE }, { "opt.tcache", OPTION_BOOL },
+    { "opt.percpu_arena", OPTION_STRING }, { "opt.thp", OPTION_STRING }, { "opt.metadata_thp", OPTION_STRING },
+    { NULL, OPTION_BOOL }
+};
+
+/* The option's value, or Qundef where this jemalloc has no such option. */
+static VALUE
+jemalloc_option(const char *name, enum option_type type)
+{
+    bool flag;
+    unsigned count;
+    ssize_t signed_size;
+    size_t size;
+    const char *text;
+    void *into[] = { &flag, &count, &signed_size, &size, (void *)&text };
+    size_t sizes[] = { sizeof(flag), sizeof(count), sizeof(signed_size), sizeof(size), sizeof(text) };
+    size_t length = sizes[type];
+
+    if (jemalloc_mallctl(name, into[type], &length, NULL, 0) != 0) return Qundef;
+    switch (type) {
+      case OPTION_BOOL: return flag ? Qtrue : Qfalse;
+      case OPTION_UNSIGNED: return UINT2NUM(count);
+      case OPTION_SSIZE: return SSIZET2NUM(signed_size);
+      case OPTION_SIZE: return SIZET2NUM(size);
+      default: return text ? rb_str_new_cstr(text) : Qnil;
+    }
+}
+
+/* Mallard::MallocStatsExt.options -> {"opt.narenas" => 2, "opt.background_thread" => true, ...} under jemalloc;
+ * empty under any other allocator. */
+static VALUE
+malloc_stats_options(VALUE self)
+{
+    VALUE hash = rb_hash_new();
+    int i;
+
+    if (detected != SOURCE_JEMALLOC) return hash;
+    for (i = 0; jemalloc_options[i].name; i++) {
+        VALUE value = jemalloc_option(jemalloc_options[i].name, jemalloc_options[i].type);
+
+        if (value != Qundef) rb_hash_aset(hash, rb_str_new_cstr(jemalloc_options[i].name), value);
+    }
+    return hash;
+}
+
 /* Mallard::MallocStatsExt.source -> "jemalloc", "tcmalloc", "mimalloc", "glibc" or "unknown" */
 static VALUE
 malloc_stats_source(VALUE self)
@@ -286,4 +340,5 @@ Init_malloc_stats_ext(void)
     rb_define_module_function(mExt, "in_use", malloc_stats_in_use, 0);
     rb_define_module_function(mExt, "malloc_library", malloc_stats_malloc_library, 0);
     rb_define_module_function(mExt, "reading", malloc_stats_reading, 0);
+    rb_define_module_function(mExt, "options", malloc_stats_options, 0);
 }

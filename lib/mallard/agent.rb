@@ -50,7 +50,7 @@ module Mallard
         @heap_dumper = heap_dumper(env[Switches::HEAP_DIR], origin)
         Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
         at_exit { stopped(origin) }
-        note_ruby("boot", origin)
+        note_ruby("boot", origin, **malloc_options)
         @recorder.start
       end
 
@@ -83,9 +83,16 @@ module Mallard
 
       # With which per-GC timeline, and why not the hooks, when they could not run (say, no extension built for
       # this Ruby): the run says so, not only the app's log.
-      def note_ruby(at, origin)
+      def note_ruby(at, origin, **more)
         @recorder.note(RubyState.line(at: at, time: Process.clock_gettime(Process::CLOCK_MONOTONIC) - origin,
-                                      **@timeline_note))
+                                      **@timeline_note, **more))
+      end
+
+      # jemalloc's options as the process took them, in the boot line, for a row's MALLOC_CONF to be checked against
+      # (Allocators::JemallocConf). Read through the malloc statistics the ledger loads: without it, none.
+      def malloc_options
+        options = defined?(MallocStats) ? MallocStats.options : {}
+        options.empty? ? {} : { jemalloc_options: options }
       end
 
       # The per-GC timeline is on by default on every Ruby, each from the source that costs it least. GC event

@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "fileutils"
+require "json"
 require "rbconfig"
 require "tmpdir"
 
@@ -91,6 +92,36 @@ class MallocStatsTest < Minitest::Test
       end
   end
 
+  # compare --jemalloc-conf's verification: jemalloc's own options read back in the process, as MALLOC_CONF set them
+  # and as its defaults leave the rest; none under another allocator.
+  def test_jemallocs_options_are_read_back_as_malloc_conf_set_them
+    tuned = options_of("jemalloc", "MALLOC_CONF" => "dirty_decay_ms:1000,narenas:2,background_thread:true")
+    plain = options_of("jemalloc")
+
+    assert_equal [1000, 2, true], tuned.values_at("opt.dirty_decay_ms", "opt.narenas", "opt.background_thread")
+    assert_equal [10_000, false], plain.values_at("opt.dirty_decay_ms", "opt.background_thread")
+    assert_operator plain["opt.narenas"], :>, 2, "jemalloc's own default: 4 arenas per CPU"
+    assert_kind_of String, plain["opt.thp"]
+    assert_empty options_of("glibc")
+    assert_empty options_of("tcmalloc")
+  end
+
+  # The agent writes them once, in its boot line, for the run's reader to give the row's check.
+  def test_the_agent_records_jemallocs_options_in_its_boot_line
+    Dir.mktmpdir do |dir|
+      out = File.join(dir, "agent.jsonl")
+      env = Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: nil)
+                                               .merge(installed("jemalloc").env)
+                                               .merge("MALLOC_CONF" => "narenas:2", "MALLARD_AGENT_OUT" => out)
+      _, err, status = Open3.capture3(env, Gem.ruby, "-I", LIB, "-rmallard/agent", "-e", "")
+      assert_predicate status, :success?, err
+      lines = File.readlines(out).map { |line| JSON.parse(line) }.select { |line| line["kind"] == "ruby" }
+
+      assert_equal 2, lines.first.dig("jemalloc_options", "opt.narenas")
+      assert_nil lines.last["jemalloc_options"], "once, at boot"
+    end
+  end
+
   # It is loaded into other people's processes, so it must not pull in the rest of mallard.
   def test_loads_only_itself
     assert_equal "false", probe("glibc")["whole_gem"]
@@ -148,6 +179,15 @@ class MallocStatsTest < Minitest::Test
     statistics.merge("in_use" => in_use).each { |name, value| puts [name, value].join(" ") }
     kept.clear
   RUBY
+
+  def options_of(name, more = {})
+    env = Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: nil).merge(installed(name).env)
+    code = 'require "json"; require "mallard/agent/malloc_stats"; ' \
+           "puts JSON.generate(Mallard::Agent::MallocStats.options)"
+    out, err, status = Open3.capture3(env.merge(more), Gem.ruby, "-I", LIB, "-e", code)
+    assert_predicate status, :success?, err
+    JSON.parse(out)
+  end
 
   def statistics_of(name)
     env = Mallard::Target::SubjectEnvironment.build(allocator_env: {}, agent: nil).merge(installed(name).env)

@@ -50,6 +50,13 @@ module Mallard
           @extension.reading
         end
 
+        # jemalloc's options as this process runs with them ("opt.narenas" => 2, "opt.background_thread" => true,
+        # …), read once by the agent for a row's MALLOC_CONF to be checked against (Allocators::JemallocConf).
+        # @return [Hash{String=>Object}] empty under any other allocator, or an extension that predates them
+        def options
+          @extension.respond_to?(:options) ? @extension.options : {}
+        end
+
         private
 
         def setup

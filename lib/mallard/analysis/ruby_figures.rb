@@ -11,13 +11,14 @@ module Mallard
       # @param states [Array<Run::RubyState>] in time order
       # @return [Hash{String=>Object}] yjit_at_boot, yjit_at_end (true/false; nil when no process said),
       #   yjit_code_region_bytes and yjit_alloc_bytes (nil where YJIT was off or the Ruby does not say),
-      #   gc_timeline (the agent's per-GC source) and gc_hooks_unavailable (why it is not the hooks)
+      #   gc_timeline (the agent's per-GC source) and gc_hooks_unavailable (why it is not the hooks),
+      #   jemalloc_options (jemalloc's options as the process took them; nil under another allocator)
       def inside(states)
         boot = states.find { |state| state.at == "boot" }
         ends = states.select { |state| state.at == "end" }.group_by(&:pid).values.map(&:last)
         main = ends.find { |state| state.pid == boot&.pid } || ends.first
         { "yjit_at_boot" => boot&.yjit, "yjit_at_end" => main&.yjit, "gc_timeline" => boot&.gc_timeline,
-          "gc_hooks_unavailable" => boot&.hooks_unavailable,
+          "gc_hooks_unavailable" => boot&.hooks_unavailable, "jemalloc_options" => boot&.jemalloc_options,
           "yjit_code_region_bytes" => total(ends, :yjit_code_region_bytes),
           "yjit_alloc_bytes" => total(ends, :yjit_alloc_bytes) }
       end

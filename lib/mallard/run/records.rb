@@ -78,9 +78,10 @@ module Mallard
 
     # The app's Ruby from inside one of its processes (Agent::RubyState), at "boot" (the agent's start) or "end"
     # (its exit): whether YJIT was on then, and YJIT's code region and own allocations in bytes; which per-GC
-    # timeline the agent runs ("hooks", "profiler"), and why not the hooks when it fell back.
+    # timeline the agent runs ("hooks", "profiler"), and why not the hooks when it fell back. jemalloc_options: at
+    # boot, under jemalloc, its options as the process took them ("opt.narenas" => 2, …; Agent::MallocStats.options).
     RubyState = Value.define(:t, :pid, :at, :version, :yjit, :yjit_code_region_bytes, :yjit_alloc_bytes,
-                             :gc_timeline, :hooks_unavailable)
+                             :gc_timeline, :hooks_unavailable, :jemalloc_options)
 
     # Which model class each record kind becomes.
     RECORD_KINDS = { "total" => TotalSample, "memory" => ProcessSample, "agent" => AgentRecord,
