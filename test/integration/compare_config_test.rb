@@ -51,4 +51,20 @@ class CompareConfigIntegrationTest < Minitest::Test
                     "default" => "1.800000" }], row["settings_checks"].map(&:compact)
     assert_equal 1, summary["configs"].find { |config| config["name"] == "gc-cap" }["deploy_effort"]
   end
+
+  # compare --jemalloc-conf: a MALLOC_CONF row on jemalloc, its options read back by the agent inside the process.
+  def test_a_jemalloc_conf_row_is_verified_by_jemallocs_own_options
+    out, err, status = mallard("compare", STABLE, "--json", "--out", File.join(@tmp, "je"), "--allocators", "glibc",
+                               "--jemalloc-conf", "decay-1s", "--duration", "3", "--repeat", "1", timeout: 180)
+    summary = JSON.parse(out)
+    row = summary["rows"].find { |candidate| candidate["name"] == "jemalloc/decay-1s" }
+
+    assert_equal 0, status.exitstatus, err
+    assert_equal(%w[glibc jemalloc/decay-1s], summary["rows"].map { |candidate| candidate["name"] })
+    assert row["verified"], row.inspect
+    assert_equal [{ "name" => "MALLOC_CONF", "value" => "dirty_decay_ms:1000", "status" => "read",
+                    "read" => "dirty_decay_ms:1000", "inside" => { "opt.dirty_decay_ms" => 1000 } }],
+                 row["settings_checks"].map(&:compact)
+    assert_equal [{ "MALLOC_CONF" => "dirty_decay_ms:1000" }, "jemalloc"], row.values_at("settings", "base")
+  end
 end

@@ -16,6 +16,10 @@ module Mallard
 
       attr_reader :name, :summary, :malloc, :settings, :packages, :sonames
 
+      # @return [String, nil] the catalog's configuration this one adds variables to (#configured); nil for the
+      #   catalog's own
+      attr_reader :base
+
       # @param malloc [String] the allocator detection must find in the process
       # @param settings [Hash] environment variables besides LD_PRELOAD
       # @param sonames [Array<String>] the library to preload, preferred name first; none for glibc
@@ -23,10 +27,11 @@ module Mallard
       # @param requires [String, nil] a file of mallard's the Ruby process must load (-r in RUBYOPT)
       # @param extension [String, nil] the path suffix that shows in the process's maps once it has
       def initialize(name:, summary:, malloc:, finder:, settings: {}, sonames: [], packages: {}, blocked: nil,
-                     requires: nil, extension: nil)
+                     requires: nil, extension: nil, base: nil)
         @definition = { name: name, summary: summary, malloc: malloc, finder: finder, settings: settings,
                         sonames: sonames, packages: packages, blocked: blocked, requires: requires,
-                        extension: extension }
+                        extension: extension, base: base }
+        @base = base
         @name = name
         @summary = summary
         @malloc = malloc
@@ -57,9 +62,11 @@ module Mallard
 
       # This configuration with more environment variables, under a name of its own (compare --config).
       # @param more [Hash{String=>String}] variables to set on top of this configuration's
-      def configured(name, more)
+      # @param summary [String, nil] what it is, where the variables added do not say (none added); nil: they do
+      def configured(name, more, summary: nil)
         added = more.map { |variable, value| "#{variable}=#{value}" }.join(" ")
-        Allocator.new(**@definition, name: name, settings: settings.merge(more), summary: "#{summary}; with #{added}")
+        Allocator.new(**@definition, name: name, settings: settings.merge(more), base: base || self.name,
+                                     summary: summary || "#{self.summary}; with #{added}")
       end
 
       # How much a deployment must change to run this configuration (DeployEffort): nothing, an environment

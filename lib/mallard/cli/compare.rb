@@ -76,9 +76,16 @@ module Mallard
         named + (own - named)
       end
 
-      # --config's configurations, each checked as the command line is read.
+      # --config's configurations, each checked as the command line is read, then --jemalloc-conf's.
       def own_configs
-        @own_configs ||= Array(@cli[:own]).map { |text| Allocators::ConfigOption.parse(text, @measure.catalog) }
+        @own_configs ||= Array(@cli[:own]).map { |text| Allocators::ConfigOption.parse(text, @measure.catalog) } +
+                         jemalloc_configs
+      end
+
+      def jemalloc_configs
+        return [] unless @cli.key?(:jemalloc_conf)
+
+        Allocators::JemallocConf.configs(@measure.catalog, @cli[:jemalloc_conf]&.split(","))
       end
 
       # The catalog and --config's configurations.
@@ -189,6 +196,11 @@ module Mallard
                 "gc-cap=RUBY_GC_HEAP_GROWTH_FACTOR=1.1; repeatable, after --allocators' rows, each checked in the " \
                 "app's Ruby before any row runs") do |text|
           (@cli[:own] ||= []) << text
+        end
+        opts.on("--jemalloc-conf [LIST]", Allocators::JemallocConf::LIST,
+                "rows on jemalloc for MALLOC_CONF settings, each verified in the process: " \
+                "#{Allocators::JemallocConf::ROWS.keys.join(',')} (default: all)") do |list|
+          @cli[:jemalloc_conf] = list
         end
       end
 

@@ -187,8 +187,8 @@ module Mallard
         return fail_row(row, summary.reason, []) unless summary.complete?
         return record_agent_off(row, summary) if row.is_a?(AgentOff)
 
-        yjit = row.yjit && Target::SubjectRuby.yjit_mismatch(row.yjit, summary.ruby || {})
-        return fail_row(row, yjit, []) if yjit
+        not_taken = not_taken(row, summary)
+        return fail_row(row, not_taken, []) if not_taken
 
         figures = Analysis::RunFigures.of(summary)
         return accept(row, figures, summary) if summary.valid?
@@ -196,6 +196,17 @@ module Mallard
         row.invalid_runs << figures
         @reporter.run_invalid(label: row.label, problems: figures.problems)
         retry_run(row, index)
+      end
+
+      # What the run's process shows did not take effect: YJIT's mode, or a MALLOC_CONF pair jemalloc did not take (the
+      # options jemalloc read go into the row's check either way).
+      def not_taken(row, summary)
+        inside = summary.ruby || {}
+        yjit = row.yjit && Target::SubjectRuby.yjit_mismatch(row.yjit, inside)
+        return yjit if yjit
+
+        row.checks, pairs = Allocators::JemallocConf.confirm(row.checks, inside["jemalloc_options"])
+        pairs.join("; ") unless pairs.empty?
       end
 
       # A complete run without the agent: kept when it is a measurement; either way the comparison goes on.
@@ -284,7 +295,7 @@ module Mallard
                          output_tail: row.failure && row.failure[:output_tail], runs: row.runs,
                          deploy_effort: Allocators::DeployEffort.of(row, baseline: @rows.first),
                          ruby: row.ruby&.to_h, yjit: row.yjit, invalid_runs: row.invalid_runs,
-                         settings_checks: row.checks)
+                         settings_checks: row.checks, settings: allocator.settings, base: allocator.base)
       end
 
       def write_meta

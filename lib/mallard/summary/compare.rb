@@ -22,8 +22,9 @@ module Mallard
     # One setting of a configuration as its Ruby (and allocator) took it before any row ran (Probe::SettingsCheck):
     # status "read" (read: the value taken; default: Ruby's own), "ignored" (reason: why, in Ruby's words), "invalid"
     # (reason: jemalloc's rejected pairs), "deprecated" (instead: the names Ruby reads now, as Ruby writes them:
-    # RUBY_GC_HEAP_%d_INIT_SLOTS) or "unread" (this Ruby or allocator does not read it).
-    SettingCheck = Value.define(:name, :value, :status, :read, :default, :reason, :instead) do
+    # RUBY_GC_HEAP_%d_INIT_SLOTS) or "unread" (this Ruby or allocator does not read it). inside: MALLOC_CONF's options
+    # as jemalloc took them in a run's process ("opt.narenas" => 2, …; Allocators::JemallocConf.confirm), nil unread.
+    SettingCheck = Value.define(:name, :value, :status, :read, :default, :reason, :instead, :inside) do
       def taken? = status == "read"
     end
 
@@ -37,9 +38,12 @@ module Mallard
     # Ruby it ran on with --rubies (Target::SubjectRuby#to_h: path, version, allocator_linked…), nil otherwise;
     # yjit: "on" or "off" with --yjit.
     # settings_checks: its RUBY_GC_* variables and MALLOC_CONF as its Ruby and allocator took them before any row ran.
+    # settings: the environment variables its configuration sets besides LD_PRELOAD; base: the catalog's configuration
+    # they were added to (compare --config, --jemalloc-conf, --gc), nil for the catalog's own, so its deploy snippets
+    # can be written from the summary alone (Report::DeploySnippets).
     Row = Value.define(:name, :allocator, :available, :unavailable_reason, :verified, :failed, :output_tail,
-                       :deploy_effort, :ruby, :yjit, runs: [RunFigures], invalid_runs: [RunFigures],
-                                                     settings_checks: [SettingCheck])
+                       :deploy_effort, :ruby, :yjit, :settings, :base,
+                       runs: [RunFigures], invalid_runs: [RunFigures], settings_checks: [SettingCheck])
 
     # A configuration against the baseline: memory, req/s and p99 as % changes with 95% intervals, and why
     # there are no intervals when there are none.
