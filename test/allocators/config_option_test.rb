@@ -13,6 +13,7 @@ class ConfigOptionTest < Minitest::Test
     assert_equal({ "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.1", "RUBY_GC_HEAP_GROWTH_MAX_SLOTS" => "40000" }, config.settings)
     assert_equal Mallard::Allocators::DeployEffort::ENVIRONMENT, config.deploy_effort
     assert_nil config.env["LD_PRELOAD"]
+    assert_equal "glibc", config.base, "its deploy snippets are built on the configuration it adds to"
   end
 
   # MALLOC_CONF's own commas stay in its value; the base's settings stay unless overridden.
@@ -38,7 +39,8 @@ class ConfigOptionTest < Minitest::Test
   def test_what_cannot_be_a_configuration_is_refused
     { "nameonly" => /NAME=\[BASE,\]VAR=VALUE/, "glibc=MALLOC_ARENA_MAX=4" => /mallard has already/,
       "x=jemalloc" => /names no variable/, "x=lower=1" => /not an environment variable's name/,
-      "x=LD_PRELOAD=/tmp/lib.so" => /for the base configuration to set/, "x=nope,A=1" => /unknown allocator 'nope'/ }
+      "x=LD_PRELOAD=/tmp/lib.so" => /for the base configuration to set/, "x=nope,A=1" => /unknown allocator 'nope'/,
+      "x=RUBY_GC_HEAP_GROWTH_FACTOR=1 2" => /value may hold only letters, digits/, "x=A=$(id)" => /value may hold/ }
       .each do |text, message|
         error = assert_raises(Mallard::UsageError, text) { parse(text) }
         assert_match message, error.message

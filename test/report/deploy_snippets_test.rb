@@ -120,6 +120,45 @@ class DeploySnippetsTest < Minitest::Test
     assert_includes titled["systemd"], "Environment=MALLOC_ARENA_MAX=2"
   end
 
+  # compare --config, --jemalloc-conf, --gc: a configuration of the user's own is in no catalog; its row keeps the
+  # entry it was built on and its variables, and every kind of deployment sets them.
+  def test_a_configuration_of_ones_own_is_deployed_from_its_row
+    titled = own_titled("gc-cap", "glibc", "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.1", "RUBY_GC_HEAP_FREE_SLOTS" => "4000")
+
+    assert_equal "ENV RUBY_GC_HEAP_GROWTH_FACTOR=1.1\nENV RUBY_GC_HEAP_FREE_SLOTS=4000",
+                 titled["Dockerfile (Debian/Ubuntu base)"]
+    assert_equal titled["Dockerfile (Debian/Ubuntu base)"], titled["Dockerfile (Alpine)"], "Ruby reads them on musl too"
+    assert_equal "heroku config:set RUBY_GC_HEAP_GROWTH_FACTOR=1.1 RUBY_GC_HEAP_FREE_SLOTS=4000", titled["Heroku"]
+    assert_includes titled["systemd"], "[Service]\nEnvironment=RUBY_GC_HEAP_GROWTH_FACTOR=1.1\n" \
+                                       "Environment=RUBY_GC_HEAP_FREE_SLOTS=4000\n"
+    assert_equal "env:\n  - name: RUBY_GC_HEAP_GROWTH_FACTOR\n    value: \"1.1\"\n  " \
+                 "- name: RUBY_GC_HEAP_FREE_SLOTS\n    value: \"4000\"", titled["Kubernetes"]
+    assert_includes titled["Check it in production"], "RUBY_GC_HEAP_GROWTH_FACTOR=1.1 and RUBY_GC_HEAP_FREE_SLOTS=4000"
+  end
+
+  def test_a_jemalloc_conf_row_installs_preloads_and_sets_its_malloc_conf
+    conf = "dirty_decay_ms:1000,narenas:2,background_thread:true"
+    titled = own_titled("jemalloc/combined", "jemalloc", "MALLOC_CONF" => conf)
+
+    assert_includes titled["Dockerfile (Debian/Ubuntu base)"], "libjemalloc2"
+    assert_includes titled["Dockerfile (Debian/Ubuntu base)"], "ENV LD_PRELOAD=/usr/lib/x86_64-linux-gnu/" \
+                                                               "libjemalloc.so.2\nENV MALLOC_CONF=#{conf}"
+    assert_includes titled["Dockerfile (Alpine)"], "ENV MALLOC_CONF=#{conf}"
+    assert_includes titled["Heroku"], "MALLOC_CONF=#{conf}"
+    assert_includes titled["systemd"], "Environment=MALLOC_CONF=#{conf}\n"
+    assert_includes titled["Kubernetes"], "  - name: MALLOC_CONF\n    value: \"#{conf}\""
+    assert_equal DeploySnippets.titled(catalog_summary("jemalloc")).values,
+                 own_titled("jemalloc/rails-dockerfile", "jemalloc", {}).values, "Rails' line: plain jemalloc"
+  end
+
+  # musl ignores glibc's tunables, not Ruby's variables.
+  def test_alpine_keeps_rubys_variables_beside_glibcs_note
+    titled = own_titled("mixed", "glibc-arena2", "MALLOC_ARENA_MAX" => "2", "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.1")
+
+    assert_match(/musl, not glibc: MALLOC_ARENA_MAX has no effect there/, titled["Dockerfile (Alpine)"])
+    assert titled["Dockerfile (Alpine)"].end_with?("\nENV RUBY_GC_HEAP_GROWTH_FACTOR=1.1")
+  end
+
   def test_nothing_to_title_without_a_known_recommendation
     [nil, { "name" => nil }, { "name" => "not-in-the-catalog" }, { "name" => "glibc" }].each do |recommendation|
       assert_empty DeploySnippets.titled(Mallard::Summary::Compare.from_h("recommendation" => recommendation))
@@ -154,6 +193,17 @@ class DeploySnippetsTest < Minitest::Test
   end
 
   private
+
+  def own_titled(name, base, settings)
+    row = Mallard::Summary::Row.new(name: name, allocator: name, base: base, settings: settings)
+    recommendation = Mallard::Summary::Recommendation.new(name: name)
+    DeploySnippets.titled(Mallard::Summary::Compare.new(baseline: "glibc", rows: [row], recommendation: recommendation))
+  end
+
+  def catalog_summary(name)
+    Mallard::Summary::Compare.from_h("recommendation" => { "name" => name },
+                                     "rows" => [{ "name" => name, "allocator" => name }])
+  end
 
   def ruby_summary(name, ruby, yjit: nil)
     rows = [Mallard::Summary::Row.new(name: "3.1.2/glibc", allocator: "glibc", ruby: { "path" => "/usr/bin/ruby" }),

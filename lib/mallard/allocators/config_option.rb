@@ -36,6 +36,10 @@ module Mallard
           variable, value = pair.split("=", 2)
           refuse(text, "#{variable} is not an environment variable's name") unless variable.match?(VARIABLE)
           refuse(text, "#{variable} is for the base configuration to set") if RESERVED.include?(variable)
+          # Its deploy snippets (Report::DeploySnippets) print the value as it is, unquoted.
+          unless value.match?(Report::DeploySnippets::SAFE_VALUE)
+            refuse(text, "#{variable}'s value may hold only letters, digits and _.:,/+=-")
+          end
 
           [variable, value]
         end

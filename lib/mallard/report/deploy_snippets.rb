@@ -11,8 +11,11 @@ module Mallard
     # - Ruby-side (glibc-trim): a require in the app, with keys gemfile, puma_config, rubyopt and verify instead.
     #
     # Every fact comes from the configuration's catalog entry (Allocators::Catalog): its settings, packages,
-    # library and the file it requires. The text is plain and nothing in it is escaped, so only values of a
-    # conservative shape are accepted: they come from the catalog, never from a user, and anything else is refused.
+    # library and the file it requires — for a configuration of the user's own (compare --config, --jemalloc-conf,
+    # --gc), the entry it was built on and the variables its row keeps. Any variable, RUBY_GC_* as much as MALLOC_*,
+    # goes into the Dockerfile's ENV, Heroku's config:set, systemd's Environment= and Kubernetes' env: alike. The text
+    # is plain and nothing in it is escaped, so only values of a conservative shape are accepted (a user's are refused
+    # as --config reads them: Allocators::ConfigOption), and anything else is refused here.
     module DeploySnippets
       DEBIAN_LIBRARIES = "/usr/lib/x86_64-linux-gnu"
       ALPINE_LIBRARIES = "/usr/lib"
@@ -39,15 +42,24 @@ module Mallard
 
         rows = Array(summary.rows)
         row = rows.find { |candidate| candidate.name == name }
-        snippets = allocator_snippets(row&.allocator || name, catalog)
+        snippets = allocator_snippets(configuration(row, name, catalog))
         return snippets unless row
 
         RubyChangeSnippets.titled(row, rows.find { |candidate| candidate.name == summary.baseline }).merge(snippets)
       end
 
-      # The allocator's part, title => text; none for a configuration that changes nothing or is not in the catalog.
-      def allocator_snippets(allocator, catalog)
+      # The row's configuration: the catalog's entry of that name, or the one built on an entry (its base) with the
+      # variables the row keeps; nil for neither.
+      def configuration(row, name, catalog)
+        allocator = row&.allocator || name
         entry = catalog.find { |candidate| candidate.name == allocator }
+        return entry if entry || row&.base.nil?
+
+        catalog.find { |candidate| candidate.name == row.base }&.configured(allocator, row.settings || {})
+      end
+
+      # The allocator's part, title => text; none for a configuration that changes nothing or is not in the catalog.
+      def allocator_snippets(entry)
         snippets = entry && DeploySnippets.for(entry)
         (snippets || {}).transform_keys { |key| TITLES.fetch(key, key.to_s) }
       end
@@ -81,15 +93,17 @@ module Mallard
           verify: verify(malloc, library_debian, settings) }
       end
 
-      # Alpine's C library is musl: glibc's tunables mean nothing there, so say so instead of a snippet
-      # that would silently do nothing.
+      # Alpine's C library is musl: glibc's tunables (MALLOC_*) mean nothing there, so say so instead of a snippet
+      # that would silently do nothing; Ruby's own variables (RUBY_GC_*) are read on Alpine as anywhere.
       def alpine(malloc, package, variables, library)
-        if malloc == "glibc"
-          return "# Alpine images use musl, not glibc: #{variables.map(&:first).join(', ')} has no effect there.\n" \
-                 "# Use a Debian/Ubuntu base (above), or compare jemalloc, which preloads on both."
-        end
+        return dockerfile(package && "RUN apk add --no-cache #{package}", variables, library) unless malloc == "glibc"
 
-        dockerfile(package && "RUN apk add --no-cache #{package}", variables, library)
+        glibc, ruby = variables.partition { |variable, _| variable.start_with?("MALLOC_") }
+        note = unless glibc.empty?
+                 "# Alpine images use musl, not glibc: #{glibc.map(&:first).join(', ')} has no effect there.\n" \
+                   "# Use a Debian/Ubuntu base (above), or compare jemalloc, which preloads on both."
+               end
+        [note, dockerfile(nil, ruby, nil)].reject { |part| part.nil? || part.empty? }.join("\n")
       end
 
       def environment(library, settings)
@@ -169,8 +183,8 @@ module Mallard
         raise ArgumentError, "not a known configuration value: #{refused.first.inspect}" unless refused.empty?
       end
 
-      private_class_method :allocator_snippets, :text, :environment, :install_debian, :dockerfile, :heroku,
-                           :assignments, :systemd, :kubernetes, :verify, :ruby_side, :check
+      private_class_method :configuration, :allocator_snippets, :text, :environment, :install_debian, :dockerfile,
+                           :heroku, :assignments, :systemd, :kubernetes, :verify, :ruby_side, :check
     end
   end
 end
