@@ -11,6 +11,10 @@ class DoctorIntegrationTest < Minitest::Test
   WORKLOAD = "$keep = 4.times.map { Thread.new { Array.new(20_000) { 'x' * rand(10..500) } } }.map(&:value)"
 
   CATALOG = Mallard::Allocators::Catalog.default
+  # Read by Debian's 3.1 (3.3 reads RUBY_GC_HEAP_INIT_SLOTS no more: test/ruby33/doctor_test.rb), save the free
+  # slots, which no Ruby takes below zero.
+  GC_SETTINGS = { "RUBY_GC_HEAP_INIT_SLOTS" => "2000000", "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.1",
+                  "RUBY_GC_HEAP_FREE_SLOTS" => "-5" }.freeze
 
   CATALOG.select(&:available?).each do |allocator|
     define_method(:"test_names_#{allocator.name.tr("-", "_")}_in_a_process_started_under_it") do
@@ -44,6 +48,22 @@ class DoctorIntegrationTest < Minitest::Test
 
     assert_match(/glibc malloc with 7 threads and no arena limit/, warning["message"])
     assert_match(/mallard compare/, warning["advice"])
+  end
+
+  def test_gc_settings_are_checked_in_the_processs_own_ruby
+    report = doctor_json(spawn_ruby("", env: GC_SETTINGS))
+    settings = report["settings"].to_h { |setting| [setting["name"], setting] }
+    messages = report["findings"].map { |finding| finding["message"] }
+
+    assert_equal "3.1", report.dig("ruby", "version")[/\A\d+\.\d+/], "Debian's 3.1 runs these tests"
+    assert_equal({ "RUBY_GC_HEAP_INIT_SLOTS" => "read", "RUBY_GC_HEAP_GROWTH_FACTOR" => "read",
+                   "RUBY_GC_HEAP_FREE_SLOTS" => "ignored" }, settings.transform_values { |setting| setting["status"] })
+    assert_equal "2000000", settings.dig("RUBY_GC_HEAP_INIT_SLOTS", "read")
+    assert_equal "1.100000", settings.dig("RUBY_GC_HEAP_GROWTH_FACTOR", "read")
+    assert_equal "it must be greater than 0", settings.dig("RUBY_GC_HEAP_FREE_SLOTS", "reason")
+    assert_includes messages,
+                    "RUBY_GC_HEAP_FREE_SLOTS=-5 is ignored by Ruby #{RUBY_VERSION}, as it must be greater than 0"
+    assert_equal 1, messages.count { |message| message.start_with?("RUBY_GC_") }, messages.inspect
   end
 
   def test_a_preload_that_did_not_take_effect_is_an_error_and_exit_status_one
