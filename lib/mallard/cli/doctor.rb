@@ -9,8 +9,9 @@ module Mallard
         Usage: mallard doctor [options] [PID]
                mallard doctor [options] -- CMD ARGS
 
-        Shows the allocator a process really uses (read from /proc/PID/maps), its memory settings,
-        threads and memory, then findings with advice. Without PID or CMD: this mallard process.
+        Shows the allocator a process really uses (read from /proc/PID/maps), its memory settings
+        (its RUBY_GC_*, MALLOC_CONF and YJIT settings as its own Ruby takes them), threads and memory,
+        then findings with advice. Without PID or CMD: this mallard process.
         With -- CMD: starts CMD, follows it to the Ruby process it starts (through runuser, sudo,
         sh -c, foreman, bundle exec), reads that one once it has settled, then stops it all.
         Exit status: 0 no errors found, 1 an error-level finding, 64 usage, 66 no such process (or
