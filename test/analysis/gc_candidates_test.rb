@@ -1,16 +1,18 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require_relative "../support/rubies"
 
 # compare --gc's suggestions, from the baseline's own GC figures: each set suggested only where the GC showed the
 # reason for it, and each kept with that reason.
 class GcCandidatesTest < Minitest::Test
   Candidates = Mallard::Analysis::GcCandidates
 
-  def gc(pages: [100, 100], live: 200_000, major: 0, major_by: {}, minor_by: {}, runs: 40)
+  def gc(pages: [100, 100], live: 200_000, available: 300_000, major: 0, major_by: {}, minor_by: {}, runs: 40)
     Mallard::Summary::Gc.new(runs: runs, major: major, minor: runs - major, major_by: major_by, minor_by: minor_by,
                              heap_allocated_pages: Mallard::Summary::Span.new(start: pages.first, end: pages.last),
-                             heap_live_slots: Mallard::Summary::Span.new(start: live / 2, end: live))
+                             heap_live_slots: Mallard::Summary::Span.new(start: live / 2, end: live),
+                             heap_available_slots: Mallard::Summary::Span.new(start: available, end: available))
   end
 
   def by_name(suggestions) = suggestions.to_h { |found| [found.name, found] }
@@ -21,11 +23,18 @@ class GcCandidatesTest < Minitest::Test
     assert growth.suggested
     assert_equal "heap_grew", growth.finding
     assert_equal({ "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.1", "RUBY_GC_HEAP_GROWTH_MAX_SLOTS" => "25000" }, growth.settings)
-    assert_equal({ "pages_start" => 120, "pages_end" => 340 }, growth.figures)
+    assert_equal({ "pages_start" => 120, "pages_end" => 340, "live_share" => 0.848 }, growth.figures)
+  end
+
+  # A boot that allocated ten times what it keeps left a heap mostly empty before the load began.
+  def test_a_heap_mostly_free_gets_the_growth_suggestion_too
+    growth = by_name(Candidates.call(gc(pages: [900, 900], live: 40_000, available: 400_000)))["gc-growth"]
+
+    assert_equal [true, "heap_mostly_free", 0.1], [growth.suggested, growth.finding, growth.figures["live_share"]]
   end
 
   def test_a_flat_heap_gets_no_growth_suggestion_and_says_why
-    growth = by_name(Candidates.call(gc(pages: [120, 120])))["gc-growth"]
+    growth = by_name(Candidates.call(gc(pages: [120, 120], live: 200_000, available: 300_000)))["gc-growth"]
 
     refute growth.suggested
     assert_equal "heap_flat", growth.finding
@@ -57,6 +66,16 @@ class GcCandidatesTest < Minitest::Test
     assert_equal 3, suggested.count(&:suggested)
     variables = suggested.flat_map { |found| found.settings.keys }
     assert_empty variables - Mallard::Analysis::GcSettings::COMMON
+  end
+
+  # Read as given by the Rubies themselves: Ruby takes the free-slot ratios only in order (min < goal < max).
+  def test_every_suggested_set_is_taken_by_the_rubies_themselves
+    settings = Candidates.call(gc(pages: [1, 2], major: 1, minor_by: { "malloc" => 40 })).map(&:settings)
+
+    [RbConfig.ruby, Rubies.path(Rubies::STOCK)].product(settings).each do |ruby, set|
+      checks = Mallard::Probe::SettingsCheck.call(ruby: ruby, settings: set, malloc: "glibc")
+      assert checks.all?(&:taken?), "#{ruby}: #{checks.map(&:to_h)}"
+    end
   end
 
   def test_without_gc_figures_nothing_is_suggested

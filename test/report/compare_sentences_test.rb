@@ -23,6 +23,24 @@ class CompareSentencesTest < Minitest::Test
     assert_match(/differences in memory may be partly its doing\.\z/, said)
   end
 
+  # compare --gc: each set the baseline's GC suggested, or did not, with its reason and figures.
+  def test_what_the_baselines_gc_suggested_and_why
+    activity = Mallard::Summary::Gc.new(
+      runs: 40, major: 2, major_by: { "force" => 2 }, minor_by: { "malloc" => 12 },
+      heap_allocated_pages: Mallard::Summary::Span.new(start: 900, end: 900),
+      heap_live_slots: Mallard::Summary::Span.new(start: 30_000, end: 40_000),
+      heap_available_slots: Mallard::Summary::Span.new(start: 400_000, end: 400_000)
+    )
+    summary = Mallard::Summary::Compare.new(gc_suggestions: Mallard::Analysis::GcCandidates.call(activity))
+
+    assert_equal(["gc-growth: 10% of the heap's slots were live under load: a heap grown 1.8× at a time, mostly " \
+                  "empty — RUBY_GC_HEAP_GROWTH_FACTOR=1.1 RUBY_GC_HEAP_GROWTH_MAX_SLOTS=10000",
+                  "not suggested, gc-free: no major GC of the app's ran under load, so no page would be freed",
+                  "gc-malloc: 12 of 40 GCs were triggered by malloc'ed memory passing its limit — " \
+                  "RUBY_GC_MALLOC_LIMIT_MAX=8388608 RUBY_GC_OLDMALLOC_LIMIT_MAX=33554432"],
+                 Mallard::Report::CompareSentences.new(summary).gc_suggestions)
+  end
+
   def test_one_run_with_the_agent_and_memory_moved_alike
     assert_match(/One run without it has no interval\. Read mallard's absolute figures/,
                  agent_cost([RunFigures.new(rps: 100.0)], RunFigures.new(rps: 110.0)))

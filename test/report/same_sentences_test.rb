@@ -74,7 +74,8 @@ class SameSentencesTest < Minitest::Test
     rows = [row("glibc", rss: 100_000), row("glibc-arena2", rss: 88_000),
             row("jemalloc", rss: 92_300, rps: 535.0, p99: 23.0), row("mimalloc", rss: 70_000, rps: 400.0)]
     summary = Mallard::Analysis::CompareSummary.call(rows: rows, outcome: Mallard::Run::Outcome.complete,
-                                                     run_dir: "/runs/x", target: nil, until_resolved: 5.0)
+                                                     run_dir: "/runs/x", target: nil, until_resolved: 5.0,
+                                                     gc_suggestions: Mallard::Analysis::GcCandidates.call(nil))
     sentences = Mallard::Report::CompareSentences.new(summary)
 
     assert_match(/\AResolved: every memory and CPU interval is within ±5.0 points after 3 repeats\z/,

@@ -7,7 +7,7 @@ module Mallard
     # the running Ruby has it: a missing figure is absent, never a made-up zero.
     module GcSnapshot
       KEYS = %i[
-        count minor_gc_count major_gc_count heap_live_slots heap_allocated_pages old_objects
+        count minor_gc_count major_gc_count heap_live_slots heap_available_slots heap_allocated_pages old_objects
         malloc_increase_bytes oldmalloc_increase_bytes total_allocated_objects total_freed_objects
       ].freeze
 

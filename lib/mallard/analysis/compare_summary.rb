@@ -16,8 +16,9 @@ module Mallard
       # @param production_cpus [Integer, nil] --production-cpus: the host glibc's rows were sized for
       # @param agent_off [Summary::RunFigures, nil] the baseline's run without the agent (AgentCost)
       # @param agent_off_lost [String, nil] without agent_off: why no run without the agent was counted
+      # @param gc_suggestions [Array<Summary::GcSuggestion>, nil] compare --gc: what the baseline's GC suggested
       def call(rows:, outcome:, run_dir:, target:, until_resolved: nil, cpu_layout: nil, production_cpus: nil,
-               agent_off: nil, agent_off_lost: nil)
+               agent_off: nil, agent_off_lost: nil, gc_suggestions: nil)
         comparison = Comparison.call(rows, baseline: rows.first&.name || "glibc")
         outcome = judged_outcome(outcome, comparison)
         Summary::Compare.new(schema_version: Run::Directory::SCHEMA_VERSION, kind: "compare", **outcome.to_h,
@@ -25,7 +26,7 @@ module Mallard
                              metric: comparison.metric, configs: comparison.configs,
                              recommendation: recommendation(outcome, comparison, production_cpus, cpu_layout),
                              rows: rows, resolution: resolution(comparison, until_resolved), cpu_layout: cpu_layout,
-                             agent_cost: agent_cost(rows, agent_off, agent_off_lost))
+                             agent_cost: agent_cost(rows, agent_off, agent_off_lost), gc_suggestions: gc_suggestions)
       end
 
       def agent_cost(rows, agent_off, lost)

@@ -8,11 +8,12 @@ module Mallard
     # baseline's own GC did under load (its soak's Summary::Gc) and kept with why (the finding and the figures it
     # rests on). Each is an environment for rows like any other; the comparison, not this rule, says which helps.
     #
-    # - growth: the heap grew under load (heap pages rose). Ruby grows it by 1.8× its slots at a time, with no cap;
-    #   1.1 with a cap of a tenth of the live slots grows it in small steps, so less of it is empty. Measured here on
-    #   an app whose boot allocates ten times its live set: RUBY_GC_HEAP_GROWTH_FACTOR=1.1 −7 … −12% RSS.
+    # - growth: the heap grew under load (heap pages rose), or under half its slots are live (a boot that allocated
+    #   far more than it keeps grew it before the load). Ruby grows it by 1.8× its slots at a time, with no cap; 1.1
+    #   with a cap of a tenth of the live slots grows it in small steps from the start, so less of it is empty.
+    #   Measured on an app whose boot allocates ten times its live set: RUBY_GC_HEAP_GROWTH_FACTOR=1.1 −7 … −12% RSS.
     # - free: major GCs ran under load, and only a major GC frees empty pages. Ruby keeps up to 65% of the heap free
-    #   after one (RUBY_GC_HEAP_FREE_SLOTS_MAX_RATIO 0.65, goal 0.40); 0.20 and 0.10 return more of it. Where no major
+    #   after one (RUBY_GC_HEAP_FREE_SLOTS_MAX_RATIO 0.65, goal 0.40, min 0.20); 0.20, 0.10 and 0.05 return more of it. Where no major
     #   GC ran, no page would ever be freed: measured here, 0.1 changed nothing then, so it is not suggested.
     # - malloc: a fifth or more of the GCs were triggered by malloc'ed memory passing its limit; lower limits
     #   (RUBY_GC_MALLOC_LIMIT_MAX 32 MiB → 8 MiB, RUBY_GC_OLDMALLOC_LIMIT_MAX 128 MiB → 32 MiB) free it sooner.
@@ -23,11 +24,15 @@ module Mallard
       # A tenth of the live slots, and no fewer than Ruby's own first heap (10,000 slots).
       GROWTH_CAP_SHARE = 0.1
       GROWTH_CAP_MIN = 10_000
-      FREE_SLOTS = { "RUBY_GC_HEAP_FREE_SLOTS_MAX_RATIO" => "0.20", "RUBY_GC_HEAP_FREE_SLOTS_GOAL_RATIO" => "0.10" }
-                   .freeze
+      # Ruby takes the three only in order, min < goal < max ("must be greater than 0.200000", the default min, it
+      # said of a max of 0.20 alone): all three are set.
+      FREE_SLOTS = { "RUBY_GC_HEAP_FREE_SLOTS_MIN_RATIO" => "0.05", "RUBY_GC_HEAP_FREE_SLOTS_GOAL_RATIO" => "0.10",
+                     "RUBY_GC_HEAP_FREE_SLOTS_MAX_RATIO" => "0.20" }.freeze
       MALLOC_LIMITS = { "RUBY_GC_MALLOC_LIMIT_MAX" => (8 * 1024 * 1024).to_s,
                         "RUBY_GC_OLDMALLOC_LIMIT_MAX" => (32 * 1024 * 1024).to_s }.freeze
       MALLOC_SHARE = 0.2
+      # Under half the heap's slots live: the heap is mostly empty.
+      MOSTLY_FREE = 0.5
 
       module_function
 
@@ -41,12 +46,29 @@ module Mallard
 
       def growth(activity)
         pages = activity.heap_allocated_pages
-        figures = { pages_start: pages&.start, pages_end: pages&.end }
-        return skipped("gc-growth", "heap_flat", figures) unless pages && pages.end.to_i > pages.start.to_i
+        live = activity.heap_live_slots&.end.to_i
+        figures = { pages_start: pages&.start, pages_end: pages&.end,
+                    live_share: live_share(live, activity.heap_available_slots&.end.to_i) }
+        finding = growth_finding(pages, figures[:live_share])
+        return skipped("gc-growth", "heap_flat", figures) unless finding
 
-        cap = [(activity.heap_live_slots&.end.to_i * GROWTH_CAP_SHARE).round(-3), GROWTH_CAP_MIN].max
-        suggested("gc-growth", "heap_grew", figures,
+        cap = [(live * GROWTH_CAP_SHARE).round(-3), GROWTH_CAP_MIN].max
+        suggested("gc-growth", finding, figures,
                   { "RUBY_GC_HEAP_GROWTH_FACTOR" => GROWTH_FACTOR, "RUBY_GC_HEAP_GROWTH_MAX_SLOTS" => cap.to_s })
+      end
+
+      # The heap grew under load, or it is mostly empty: what a boot that allocates far more than it keeps leaves,
+      # grown in 1.8× steps before the load began.
+      def growth_finding(pages, share)
+        return unless pages
+        return "heap_grew" if pages.end.to_i > pages.start.to_i
+
+        "heap_mostly_free" if share && share < MOSTLY_FREE
+      end
+
+      # The live slots' share of every slot the heap's pages hold, at the end; nil where the run did not read both.
+      def live_share(live, available)
+        (live.to_f / available).round(3) if available.positive? && live.positive?
       end
 
       def free(activity)
@@ -77,7 +99,7 @@ module Mallard
         Summary::GcSuggestion.new(name: name, suggested: false, finding: finding, figures: figures)
       end
 
-      private_class_method :growth, :free, :forced, :malloc, :suggested, :skipped
+      private_class_method :growth, :growth_finding, :live_share, :free, :forced, :malloc, :suggested, :skipped
     end
   end
 end

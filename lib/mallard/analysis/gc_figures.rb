@@ -6,7 +6,7 @@ module Mallard
     # how many runs and how long during the measured span, and how the live set moved.
     module GcFigures
       COUNTERS = %w[count minor_gc_count major_gc_count time_ms].freeze
-      LEVELS = %w[heap_live_slots old_objects heap_allocated_pages].freeze
+      LEVELS = %w[heap_live_slots old_objects heap_allocated_pages heap_available_slots].freeze
 
       module_function
 

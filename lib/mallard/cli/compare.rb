@@ -55,7 +55,7 @@ module Mallard
                                  run_dir: run_dir, reporter: reporter, command_line: ["compare", *argv],
                                  catalog: catalog,
                                  until_resolved: @cli[:until_resolved], budget_s: @cli[:budget_s] || DEFAULT_BUDGET_S,
-                                 rubies: @rubies, yjit: @yjit)
+                                 rubies: @rubies, yjit: @yjit, suggest_gc: @cli[:gc])
       end
 
       # --until-decided lets each run load up to its budget: the most that can take, said before it starts.
@@ -68,11 +68,12 @@ module Mallard
                          "minutes of load for the %d runs planned", budget, runs * budget / 60.0, runs)
       end
 
-      # Every configuration in the catalog unless told otherwise, or with --config the baseline and those; unavailable
-      # ones stay in the table (with the package to install) but are not run. --config's come after those named.
+      # Every configuration in the catalog unless told otherwise, or with --config or --gc the baseline and those;
+      # unavailable ones stay in the table (with the package to install) but are not run. --config's come after those
+      # named (--gc's after all, once the baseline's GC has suggested them).
       def configs
         own = own_configs.map(&:name)
-        named = @cli[:configs] || (own.empty? ? catalog.names : [catalog.first.name])
+        named = @cli[:configs] || (own.empty? && !@cli[:gc] ? catalog.names : [catalog.first.name])
         named + (own - named)
       end
 
@@ -191,6 +192,8 @@ module Mallard
       end
 
       def define_config(opts)
+        opts.on("--gc", "soak the baseline first and add the RUBY_GC_* variable sets its own GC suggests as rows, " \
+                        "each with why") { @cli[:gc] = true }
         opts.on("--config NAME=[BASE,]VAR=VALUE[,VAR=VALUE…]",
                 "a configuration of your own: environment variables on BASE (default glibc), e.g. " \
                 "gc-cap=RUBY_GC_HEAP_GROWTH_FACTOR=1.1; repeatable, after --allocators' rows, each checked in the " \

@@ -46,6 +46,9 @@ module Mallard
         def yjit = row.yjit
       end
 
+      # Where compare --gc soaks the baseline for its GC, inside the comparison's run directory.
+      GC_BASELINE = "gc-baseline"
+
       # Runs go one after another: more rounds than this is days of soaking, a typo rather than a plan. --repeat's
       # limit, and how far --until-resolved may go.
       MAX_ROUNDS = 100
@@ -56,12 +59,15 @@ module Mallard
       #   baseline is narrower than ±this many points (Analysis::Resolution), or budget_s is spent
       # @param rubies [Hash{String=>Target::SubjectRuby}, nil] --rubies: every configuration on each, rows NAME/CONFIG
       # @param yjit [Array<String>, nil] --yjit on,off: every row with YJIT on and off (rows …/yjit-on, …/yjit-off)
+      # @param suggest_gc [Boolean] --gc: soak the baseline first, and add the RUBY_GC_* sets its GC suggests as rows
       def initialize(target:, options:, configs:, repeat:, run_dir:, reporter:, catalog: Allocators::Catalog.default,
-                     command_line: [], until_resolved: nil, budget_s: nil, rubies: nil, yjit: nil)
+                     command_line: [], until_resolved: nil, budget_s: nil, rubies: nil, yjit: nil, suggest_gc: false)
         @target = target
         @options = options
         @rubies = rubies
         @yjit = yjit
+        @configs = configs
+        @suggest_gc = suggest_gc
         @rows = rows(configs, catalog)
         check_settings
         @repeat = repeat
@@ -83,6 +89,7 @@ module Mallard
 
       def measure_all
         write_meta
+        suggest_gc_rows if @suggest_gc
         @started = Clock.monotonic
         @rounds = @repeat
         @queue = rounds(1..@repeat)
@@ -95,6 +102,26 @@ module Mallard
         finish(Lifeline::Signals.received ? signalled : Run::Outcome.complete)
       rescue SignalException => e
         finish(Run::Outcome.signalled(e))
+      end
+
+      # compare --gc: the baseline soaked once with the agent before the rows, for its GC under this load; the variable
+      # sets that suggests join the comparison as rows of their own on the baseline's configuration, crossed like the
+      # others, and are checked as they are (Analysis::GcCandidates).
+      def suggest_gc_rows
+        baseline = @rows.first
+        summary = soak(baseline, 0, name: GC_BASELINE)
+        @gc_suggestions = Analysis::GcCandidates.call(summary.complete? ? summary.gc : nil)
+        suggested = @gc_suggestions.select(&:suggested)
+        own = suggested.map { |found| baseline.allocator.configured(found.name, found.settings) }
+        @catalog = @catalog.including(own)
+        @rows = rows(@configs + own.map(&:name), @catalog)
+        check_settings
+        write_meta
+      rescue UsageError
+        raise
+      rescue Error => e
+        @gc_suggestions = Analysis::GcCandidates.call(nil)
+        @reporter.run_failed(label: GC_BASELINE, reason: e.message)
       end
 
       # Only where the target's work is counted without the agent (a job worker's jobs are counted by the agent).
@@ -240,8 +267,8 @@ module Mallard
         @queue << [row, index]
       end
 
-      def soak(row, index)
-        run_dir = Run::Directory.create(command: "soak", out: @run_dir.file(run_name(row, index)))
+      def soak(row, index, name: run_name(row, index))
+        run_dir = Run::Directory.create(command: "soak", out: @run_dir.file(name))
         options = @options.dup.tap do |o|
           o.allocator = row.allocator.name
           o.agent = !row.is_a?(AgentOff)
@@ -284,7 +311,7 @@ module Mallard
                                       run_dir: Text.scrub(@run_dir.path), target: Run::TargetInfo.of(@target),
                                       until_resolved: @until_resolved, cpu_layout: @options.cpu_layout,
                                       production_cpus: @options.production_cpus, agent_off: @agent_off,
-                                      agent_off_lost: @agent_off_lost)
+                                      agent_off_lost: @agent_off_lost, gc_suggestions: @gc_suggestions)
       end
 
       def plain_row(row)

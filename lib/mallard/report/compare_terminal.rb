@@ -21,6 +21,7 @@ module Mallard
         render_ending(io)
         render_table(io) if @summary.configs.any?
         render_resolution(io)
+        render_gc_suggestions(io)
         render_recommendation(io)
         io.puts
         io.puts "  Run directory: #{Text.printable(@summary.run_dir)}"
@@ -98,6 +99,16 @@ module Mallard
           io.puts "  #{@color.bold(title)}"
           text.each_line { |line| io.puts "    #{line.chomp}" }
         end
+      end
+
+      # --gc: what the baseline's GC suggested, and why.
+      def render_gc_suggestions(io)
+        lines = @sentences.gc_suggestions
+        return if lines.empty?
+
+        io.puts
+        io.puts "  GC settings the baseline's own GC suggested (--gc):"
+        lines.each { |line| io.puts "    #{Text.printable(line)}" }
       end
 
       # --until-resolved: whether the repeats got every interval narrow enough, and which stayed too wide.

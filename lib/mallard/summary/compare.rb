@@ -134,7 +134,7 @@ module Mallard
     Compare = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :baseline, :metric,
                            target: Run::TargetInfo, configs: [Config], recommendation: Recommendation, rows: [Row],
                            resolution: Resolution, cpu_layout: Cpus::Layout,
-                           agent_cost: AgentCost)
+                           agent_cost: AgentCost, gc_suggestions: [GcSuggestion])
 
     class Compare
       def outcome = Run::Outcome.new(status: status, cause: cause, reason: reason)

@@ -24,9 +24,10 @@ module Mallard
       def worded? = !sentence.nil?
     end
 
-    # GC activity over the measured span, summed over the subject's processes. count .. heap_allocated_pages
-    # come from GC.stat at each agent interval; runs, minor, major, pause_ms, major_by and minor_by from the
-    # agent's per-GC events when the run has them (source says which), else runs/minor/major from GC.stat and
+    # GC activity over the measured span, summed over the subject's processes. count .. heap_available_slots
+    # come from GC.stat at each agent interval (heap_available_slots: every slot the heap's pages hold, live or
+    # free); runs, minor, major, pause_ms, major_by and minor_by from the agent's per-GC events when the run has
+    # them (source says which), else runs/minor/major from GC.stat and
     # the per-GC figures nil (note says so). wall_share and cpu_share: GC time over the processes' wall time and
     # over the subject's CPU time. major_by: major GCs by why they were major; minor_by: minor GCs by trigger.
     # dropped: GCs the per-GC timeline lost (its ring full, or GC::Profiler's records gone before they were read),
@@ -34,7 +35,8 @@ module Mallard
     # causes: those meanings as an older summary.json stored them ("major by nofree" => a line).
     Gc = Value.define(:count, :minor_gc_count, :major_gc_count, :time_ms, :share_of_wall, :runs, :minor, :major,
                       :wall_share, :cpu_share, :source, :note, :major_by, :minor_by, :dropped, :causes,
-                      heap_live_slots: Span, old_objects: Span, heap_allocated_pages: Span, pause_ms: Percentiles,
+                      heap_live_slots: Span, old_objects: Span, heap_allocated_pages: Span,
+                      heap_available_slots: Span, pause_ms: Percentiles,
                       major_time_vs_live_set: Correlation, settings: [GcSetting])
 
     class Gc

@@ -6,13 +6,44 @@ module Mallard
     class CompareSentences
       include Formatting
 
+      # compare --gc: what each finding of Analysis::GcCandidates means, with its figures.
+      GC_FINDINGS = {
+        "heap_grew" => "the heap grew under load (%<pages_start>s → %<pages_end>s pages); Ruby grows it 1.8× at a time",
+        "heap_mostly_free" => "%<live_pct>s%% of the heap's slots were live under load: a heap grown 1.8× at a " \
+                              "time, mostly empty",
+        "heap_flat" => "the heap neither grew under load nor was mostly empty",
+        "majors_ran" => "the app ran %<majors>s major GCs under load, and only a major GC frees empty pages",
+        "no_majors" => "no major GC of the app's ran under load, so no page would be freed",
+        "malloc_triggered" => "%<malloc_gcs>s of %<runs>s GCs were triggered by malloc'ed memory passing its limit",
+        "few_malloc_gcs" => "%<malloc_gcs>s of %<runs>s GCs were triggered by malloc'ed memory, under a fifth",
+        "no_gc_figures" => "the baseline's GC could not be read (its soak did not complete), so nothing was suggested"
+      }.freeze
+
       # @param summary [Summary::Compare]
       def initialize(summary)
         @summary = summary
       end
 
       # Every sentence this summary gives, for a check that each view shows them all.
-      def all = [metric_name, *not_counted, *resolution, agent_cost, *recommendation&.all].compact
+      def all = [metric_name, *not_counted, *resolution, *gc_suggestions, agent_cost, *recommendation&.all].compact
+
+      # Why the baseline's own GC suggested each RUBY_GC_* set (compare --gc), or did not: one line each.
+      def gc_suggestions
+        Array(@summary.gc_suggestions).map do |found|
+          line = "#{found.name}: #{gc_finding(found)}"
+          next "not suggested, #{line}" unless found.suggested
+
+          "#{line} — #{found.settings.map { |variable, value| "#{variable}=#{value}" }.join(' ')}"
+        end
+      end
+
+      # A GC suggestion's finding with its figures (only those its words name: format warns of the rest).
+      def gc_finding(found)
+        why = GC_FINDINGS.fetch(found.finding) { found.finding }
+        figures = found.figures.to_h.transform_keys(&:to_sym)
+        figures[:live_pct] = (figures[:live_share].to_f * 100).round
+        format(why, **figures.slice(*why.scan(/%<(\w+)>/).flatten.map(&:to_sym)))
+      end
 
       # The words of the recommendation; nil for a failed comparison, which recommends nothing.
       # @return [RecommendationSentences, nil]

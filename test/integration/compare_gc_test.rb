@@ -1,0 +1,54 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "tmpdir"
+
+# compare --gc end to end: the baseline soaked first for its own GC, the RUBY_GC_* sets that suggests run as rows of
+# their own, checked in the app's Ruby and verified in each process, and the suggestions kept with why.
+class CompareGcIntegrationTest < Minitest::Test
+  include Processes
+
+  BOOT_HEAVY = File.expand_path("../fixtures/apps/boot_heavy", __dir__)
+  FINDINGS = { "gc-growth" => %w[heap_grew heap_mostly_free heap_flat], "gc-free" => %w[majors_ran no_majors],
+               "gc-malloc" => %w[malloc_triggered few_malloc_gcs] }.freeze
+
+  def setup
+    super
+    @tmp = Dir.mktmpdir("mallard-compare-gc-test")
+  end
+
+  def teardown
+    FileUtils.remove_entry(@tmp)
+    super
+  end
+
+  def test_the_baselines_gc_suggests_rows_that_run_checked_and_verified
+    out, err, status = mallard("compare", BOOT_HEAVY, "--gc", "--json", "--out", File.join(@tmp, "run"),
+                               "--repeat", "1", "--duration", "4", timeout: 240)
+    assert_equal 0, status.exitstatus, err
+    summary = JSON.parse(out)
+    suggested = assert_each_suggestion_says_why(summary["gc_suggestions"])
+
+    assert File.exist?(File.join(@tmp, "run", "gc-baseline", "summary.json")), "the baseline's soak is kept"
+    assert_equal(["glibc", *suggested.map { |found| found["name"] }], summary["rows"].map { |row| row["name"] })
+    suggested.each { |found| assert_row_took(summary, found) }
+  end
+
+  private
+
+  # @return [Array<Hash>] those suggested
+  def assert_each_suggestion_says_why(suggestions)
+    assert_equal(FINDINGS.keys, suggestions.map { |found| found["name"] })
+    suggestions.each { |found| assert_includes FINDINGS.fetch(found["name"]), found["finding"] }
+    suggestions.select { |found| found["suggested"] }
+  end
+
+  def assert_row_took(summary, found)
+    row = summary["rows"].find { |candidate| candidate["name"] == found["name"] }
+
+    assert row["verified"], "#{found['name']} ran with its variables: #{row.inspect}"
+    assert_equal found["settings"].keys.sort, row["settings_checks"].map { |check| check["name"] }.sort
+    assert(row["settings_checks"].all? { |check| check["status"] == "read" }, row["settings_checks"].inspect)
+  end
+end
