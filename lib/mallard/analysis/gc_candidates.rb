@@ -11,10 +11,12 @@ module Mallard
     # - growth: the heap grew under load (heap pages rose), or under half its slots are live (a boot that allocated
     #   far more than it keeps grew it before the load). Ruby grows it by 1.8× its slots at a time, with no cap; 1.1
     #   with a cap of a tenth of the live slots grows it in small steps from the start, so less of it is empty.
-    #   Measured on an app whose boot allocates ten times its live set: RUBY_GC_HEAP_GROWTH_FACTOR=1.1 −7 … −12% RSS.
+    #   Issue 41 reports RUBY_GC_HEAP_GROWTH_FACTOR=1.1 at −7 … −12% RSS on an app whose boot allocates ten times its
+    #   live set.
     # - free: major GCs ran under load, and only a major GC frees empty pages. Ruby keeps up to 65% of the heap free
-    #   after one (RUBY_GC_HEAP_FREE_SLOTS_MAX_RATIO 0.65, goal 0.40, min 0.20); 0.20, 0.10 and 0.05 return more of it. Where no major
-    #   GC ran, no page would ever be freed: measured here, 0.1 changed nothing then, so it is not suggested.
+    #   after one (RUBY_GC_HEAP_FREE_SLOTS_MAX_RATIO 0.65, goal 0.40, min 0.20); 0.20, 0.10 and 0.05 return more of
+    #   it. Where no major GC ran no page would be freed (issue 41 reports a max ratio of 0.1 changing nothing then),
+    #   so it is not suggested.
     # - malloc: a fifth or more of the GCs were triggered by malloc'ed memory passing its limit; lower limits
     #   (RUBY_GC_MALLOC_LIMIT_MAX 32 MiB → 8 MiB, RUBY_GC_OLDMALLOC_LIMIT_MAX 128 MiB → 32 MiB) free it sooner.
     # Every variable here is one Ruby 3.1 to 3.4 reads (GcSettings::COMMON); the rows are checked again in the
