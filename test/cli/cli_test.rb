@@ -36,6 +36,16 @@ class CLITest < Minitest::Test
     assert_operator out.index("Usage: mallard compare"), :>, out.index("Usage: mallard demo")
   end
 
+  # Crossed axes multiply: a comparison that plans more runs than --max-runs is refused before anything starts.
+  def test_a_comparison_past_max_runs_is_refused_until_the_bound_is_raised
+    stable = File.expand_path("../fixtures/apps/stable", __dir__)
+    status, _out, err = run_cli("compare", stable, "--allocators", "glibc,glibc-arena2", "--yjit", "on,off",
+                                "--repeat", "16")
+
+    assert_equal 64, status
+    assert_includes err, "4 rows × 16 repeats is 64 runs, more than --max-runs 60"
+  end
+
   def test_options_after_the_separator_belong_to_the_command
     status, _out, err = run_cli("doctor", "--allocator", "nope", "--", "ruby", "--debug")
 

@@ -17,6 +17,8 @@ module Mallard
       TEXT
 
       MAX_REPEAT = Experiments::Compare::MAX_ROUNDS
+      # Runs a comparison may plan unless --max-runs says more: 20 rows of 3 repeats, a few hours at the defaults.
+      MAX_RUNS = 60
       DEFAULT_BUDGET_S = 600
 
       def initialize(out:, err:, env:)
@@ -42,7 +44,7 @@ module Mallard
       private
 
       def defaults
-        { json: false, repeat: 3, configs: nil }
+        { json: false, repeat: 3, configs: nil, max_runs: MAX_RUNS }
       end
 
       def comparison(target, argv)
@@ -58,14 +60,33 @@ module Mallard
                                  rubies: @rubies, yjit: @yjit, suggest_gc: @cli[:gc])
       end
 
-      # --until-decided lets each run load up to its budget: the most that can take, said before it starts.
+      # How long the comparison will load, said before it starts: its rows crossed (configurations × Rubies × YJIT
+      # modes) times --repeat, each run at least --duration (--until-decided: up to its budget), boots aside.
       def say_longest_run
+        runs = planned_runs
         budget = @measure.soak.until_decided
-        return unless budget
+        if budget
+          return @err.puts format("mallard: --until-decided: each run loads until it decides, at most %.0f s: up to " \
+                                  "%.1f minutes of load for the %d runs planned", budget, runs * budget / 60.0, runs)
+        end
 
-        runs = configs.size * (@rubies&.size || 1) * (@yjit&.size || 1) * @cli[:repeat]
-        @err.puts format("mallard: --until-decided: each run loads until it decides, at most %.0f s: up to %.1f " \
-                         "minutes of load for the %d runs planned", budget, runs * budget / 60.0, runs)
+        duration = @measure.soak.duration
+        return unless duration
+
+        @err.puts format("mallard: %d rows × %d repeats: %d runs of %.0f s of load, at least %.1f minutes with their " \
+                         "boots", runs / @cli[:repeat], @cli[:repeat], runs, duration, runs * duration / 60.0)
+      end
+
+      # Every row crossed, times --repeat (--gc's rows, suggested once the baseline has run, not counted).
+      def planned_runs = configs.size * (@rubies&.size || 1) * (@yjit&.size || 1) * @cli[:repeat]
+
+      # Crossed axes multiply: past --max-runs the comparison is refused before anything starts.
+      def check_planned_runs
+        runs = planned_runs
+        return if runs <= @cli[:max_runs]
+
+        raise UsageError, "#{runs / @cli[:repeat]} rows × #{@cli[:repeat]} repeats is #{runs} runs, more than " \
+                          "--max-runs #{@cli[:max_runs]}: name fewer rows, or raise --max-runs to run them all"
       end
 
       # Every configuration in the catalog unless told otherwise, or with --config or --gc the baseline and those;
@@ -98,6 +119,7 @@ module Mallard
 
         validate!
         @yjit = yjit_axis
+        check_planned_runs
         target = @measure.target(app ? demo_operands(operands, command, app) : operands, command)
         @measure.check_outputs!(@cli)
         target
@@ -180,6 +202,8 @@ module Mallard
             @cli[:rubies] = list
           end
           opts.on("--repeat N", Integer, "runs per configuration (default 3)") { |v| @cli[:repeat] = v }
+          opts.on("--max-runs N", Integer, "refuse a comparison that plans more runs than this, rows crossed times " \
+                                           "--repeat (default #{MAX_RUNS})") { |v| @cli[:max_runs] = v }
           opts.on("--until-resolved PCT", Float, "add interleaved repeats until every memory and CPU interval " \
                                                  "against the baseline is narrower than ±PCT points") do |v|
             @cli[:until_resolved] = v
