@@ -70,11 +70,7 @@ module Mallard
       end
 
       # Ruby's "RUBY_GC_HEAP_%d_INIT_SLOTS" as the names to set: one per slot pool (five on 3.3 and 3.4).
-      def pools(pattern)
-        return pattern unless pattern.include?("%d")
-
-        "#{format(pattern, 0)} … #{format(pattern, Analysis::GcSettings::POOLS - 1)}"
-      end
+      def pools(pattern) = Analysis::GcSettings.per_pool(pattern).values_at(0, -1).uniq.join(" … ")
 
       def refuse(text, why) = raise(UsageError, "--config #{text}: #{why}")
 
