@@ -9,21 +9,11 @@ class StoredSentencesTest < Minitest::Test
   RUNS = File.expand_path("../fixtures/runs", __dir__)
 
   def test_a_stored_verdicts_conclusion_reads_the_same_from_its_finding
-    each_soak do |stored, now|
-      assert_nil now.verdict.conclusion
-      refute_nil stored.verdict.conclusion
-      assert_equal stored.verdict.conclusion, sentences(now).conclusion
-      assert_equal stored.verdict.conclusion, sentences(stored).conclusion
-    end
+    each_soak { |stored, now| assert_worded_alike(stored, now, :conclusion) { |summary| summary.verdict.conclusion } }
   end
 
   def test_a_stored_ledgers_sentence_reads_the_same_from_its_finding
-    each_soak do |stored, now|
-      refute_nil stored.ledger.sentence
-      assert_nil now.ledger.sentence
-      assert_equal stored.ledger.sentence, sentences(now).ledger
-      assert_equal stored.ledger.sentence, sentences(stored).ledger
-    end
+    each_soak { |stored, now| assert_worded_alike(stored, now, :ledger) { |summary| summary.ledger.sentence } }
   end
 
   def test_a_stored_gcs_causes_and_relation_to_the_live_set_read_the_same_from_their_data
@@ -44,6 +34,17 @@ class StoredSentencesTest < Minitest::Test
   end
 
   private
+
+  # The sentence the stored summary kept (read from it by the block) is the one the presenter words from the data of
+  # the summary computed again, which keeps none, and the one it shows of the stored summary.
+  def assert_worded_alike(stored, now, sentence)
+    kept = yield(stored)
+
+    refute_nil kept
+    assert_nil yield(now)
+    assert_equal kept, sentences(now).public_send(sentence)
+    assert_equal kept, sentences(stored).public_send(sentence)
+  end
 
   # A gc run's summary, and the soak of a heap run: [as stored, computed again from the records].
   def each_soak
