@@ -46,6 +46,15 @@ class SettingsCheckTest < Minitest::Test
     assert_equal ["invalid", "no_such:1"], [rejected.first.status, rejected.first.reason]
   end
 
+  # A Ruby that does not run would say nothing of any variable: an error, not "not read" for each.
+  def test_a_ruby_that_does_not_run_is_an_error_not_a_check
+    error = assert_raises(Mallard::Error) do
+      Check.call(ruby: "/bin/false", settings: { "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.1" }, malloc: "glibc")
+    end
+
+    assert_match(%r{\A/bin/false did not run with the settings to check them \(pid \d+ exit 1\)}, error.message)
+  end
+
   def test_settings_nothing_checks_start_no_ruby
     assert_empty Check.call(ruby: "/nonexistent/ruby", settings: { "MALLOC_ARENA_MAX" => "2" }, malloc: "glibc")
   end

@@ -46,10 +46,13 @@ module Mallard
         settings.select { |name, _| name.match?(GC_VARIABLE) || name == MALLOC_CONF }
       end
 
-      # What Ruby and its allocator printed on stderr when started with the settings.
+      # What Ruby and its allocator printed on stderr when started with the settings. A Ruby that did not run says
+      # nothing of them, which would read as "not read" for every one: that is an error, never a check.
       def said(ruby, settings, preload)
-        out, = Open3.capture2e(CLEAN.merge(settings).merge("LD_PRELOAD" => preload), ruby, *PROGRAM)
-        out
+        out, status = Open3.capture2e(CLEAN.merge(settings).merge("LD_PRELOAD" => preload), ruby, *PROGRAM)
+        return out if status.success?
+
+        raise Error, "#{ruby} did not run with the settings to check them (#{status}): #{out.lines.last(2).join.strip}"
       rescue SystemCallError => e
         raise Error, "could not start #{ruby} to check the settings: #{e.message}"
       end
