@@ -12,6 +12,8 @@ module Mallard
     def self.define(*members, **nested, &block)
       klass = Struct.new(*members, *nested.keys, keyword_init: true)
       klass.instance_variable_set(:@nested, nested.freeze)
+      # The list members, empty unless given: found once here, not each time a value is built.
+      klass.instance_variable_set(:@lists, nested.filter_map { |name, type| name if type.is_a?(Array) }.freeze)
       klass.extend(ClassMethods)
       klass.include(InstanceMethods)
       klass.class_eval(&block) if block
@@ -81,8 +83,9 @@ module Mallard
       # Free-form hashes get string keys at once, and a list of values not given is empty, as .from_h makes it: a
       # live value reads like a reloaded one.
       def initialize(**members)
-        lists = KERNEL_CLASS.bind_call(self).instance_variable_get(:@nested).select { |_, type| type.is_a?(Array) }
-        given = lists.to_h { |name, _| [name, []] }.merge(members.compact)
+        # A new empty list for each value: values are frozen, the lists they hold are not.
+        lists = KERNEL_CLASS.bind_call(self).instance_variable_get(:@lists)
+        given = lists.to_h { |name| [name, []] }.merge(members.compact)
         super(**given.transform_values { |value| value.is_a?(Hash) ? Value.plain(value) : value })
         freeze
       end
