@@ -2,62 +2,76 @@
 
 require "test_helper"
 
-# What the agent cost the app in a comparison: throughput, CPU and, since its code moves Ruby's heap lottery, the
-# steady memory, each the baseline's median with it against the one run without, as data
-# (CompareSentencesTest words it).
+# What the agent costs the app in a comparison, as data (CompareSentencesTest words it): each configuration's run with
+# the agent against the median of its runs without it, one pair per configuration, pooled with an interval.
 class AgentCostTest < Minitest::Test
   AgentCost = Mallard::Analysis::AgentCost
   RunFigures = Mallard::Summary::RunFigures
+  Row = Mallard::Summary::Row
 
-  def test_throughput_cpu_and_memory_with_the_agent_against_without
-    with = [[3327.0, 0.31, 130_196], [3398.0, 0.30, 119_664]].map do |rps, cpu, rss|
-      RunFigures.new(rps: rps, cpu_ms_per_request: cpu, steady_rss_kb: rss)
+  def test_each_configurations_pair_against_the_median_of_its_runs_without_it
+    cost = AgentCost.call(three_rows, metric: "steady_rss_kb")
+    glibc = cost.pairs.first
+
+    assert_equal [3, "glibc"], [cost.configurations, glibc.name]
+    assert_in_delta(-11.8, glibc.rps_pct, 0.1, "against the median of the runs without it, 102 req/s")
+    assert_in_delta 10.6, glibc.rss_pct, 0.1
+  end
+
+  def test_the_pooled_change_is_the_mean_log_ratio_with_its_interval
+    cost = AgentCost.call(three_rows, metric: "steady_rss_kb")
+    ratios = [90.0 / 102, 180.0 / 200, 95.0 / 100].map { |ratio| Math.log(ratio) }
+    low, high = cost.rps_pct_ci
+
+    assert_in_delta((Math.exp(ratios.sum / 3) - 1) * 100, cost.rps_pct, 1e-9)
+    assert_operator low, :<, cost.rps_pct
+    assert_operator high, :>, cost.rps_pct
+    assert_equal 2, cost.rss_pct_ci.size
+    assert_nil cost.p99_pct, "no latency figures"
+  end
+
+  # Pairs that agree closely are told from nothing; one pair is no interval at all.
+  def test_a_consistent_cost_is_a_finding_and_one_pair_is_only_an_estimate
+    rows = %w[a b c d].map { |name| row(name, with: [90.0, 0.3, 100_000], without: [[100.0, 0.3, 100_000]]) }
+    consistent = AgentCost.call(rows, metric: "steady_rss_kb")
+
+    assert_equal "different", consistent.rps_finding
+    single = AgentCost.call(rows.first(1), metric: "steady_rss_kb")
+
+    assert_nil single.rps_pct_ci
+    assert_equal "no_interval", single.rps_finding
+  end
+
+  def test_the_memory_figure_is_the_comparisons_metric
+    rows = [row("glibc", with: [90.0, 0.3, 100_000], without: [[100.0, 0.3, 100_000]], pss: [50_000, 40_000])]
+
+    assert_in_delta 25.0, AgentCost.call(rows, metric: "steady_pss_kb").rss_pct, 1e-9
+  end
+
+  # A configuration without a counted run with the agent gives no pair; with none at all the cost is unmeasured, why
+  # kept, or absent where no run was meant to carry it.
+  def test_no_pair_keeps_why_or_says_nothing
+    rows = [Row.new(name: "glibc", runs: [RunFigures.new(rps: 100.0)],
+                    instrumented_runs: [RunFigures.new(rps: 90.0, problems: ["served nothing"])])]
+
+    assert_equal "the machine was busy", AgentCost.call(rows, metric: "steady_rss_kb", lost: "the machine was busy")
+                                                  .unmeasured
+    assert_nil AgentCost.call(rows, metric: "steady_rss_kb")
+  end
+
+  private
+
+  def three_rows
+    [row("glibc", with: [90.0, 0.33, 110_000], without: [[100.0, 0.30, 100_000], [104.0, 0.29, 99_000]]),
+     row("jemalloc", with: [180.0, 0.16, 88_000], without: [[200.0, 0.15, 80_000]]),
+     row("mimalloc", with: [95.0, 0.30, 60_000], without: [[100.0, 0.28, 57_000]])]
+  end
+
+  def row(name, with:, without:, pss: [nil, nil])
+    figures = lambda do |(rps, cpu, rss), pss_kb|
+      RunFigures.new(rps: rps, cpu_ms_per_request: cpu, steady_rss_kb: rss, steady_pss_kb: pss_kb)
     end
-    without = RunFigures.new(rps: 3680.5, cpu_ms_per_request: 0.2828, steady_rss_kb: 144_596)
-    cost = AgentCost.call(with, without)
-
-    assert_in_delta(-8.6, cost.rps_pct, 0.1)
-    assert_in_delta 124_930, cost.steady_rss_kb_with, 1
-    assert_in_delta(-13.6, cost.rss_pct, 0.1)
-    assert cost.memory_moved, "more than two runs of one app settle apart"
-    assert_nil cost.sentence
-  end
-
-  # One run without it decides nothing; the runs with it give the spread it is read against.
-  def test_the_runs_with_the_agent_give_the_spread_one_run_without_is_read_against
-    with = [3327.0, 3398.0, 3100.0].map { |rps| RunFigures.new(rps: rps) }
-    cost = AgentCost.call(with, RunFigures.new(rps: 3680.5))
-
-    assert_equal [3100.0, 3398.0], cost.rps_with_range
-    assert_equal 3, cost.runs_with
-    assert_in_delta 9.0, cost.rps_spread_pct, 0.05
-  end
-
-  def test_one_run_with_the_agent_gives_no_spread
-    cost = AgentCost.call([RunFigures.new(rps: 100.0)], RunFigures.new(rps: 110.0))
-
-    assert_nil cost.rps_spread_pct
-  end
-
-  # Moved by less than two runs of one app settle apart, the agent is taken to move every configuration alike.
-  def test_memory_moved_within_run_to_run_variation_leaves_the_differences_alone
-    with = [RunFigures.new(rps: 100.0, steady_rss_kb: 102_400)]
-    cost = AgentCost.call(with, RunFigures.new(rps: 100.0, steady_rss_kb: 97_280))
-
-    assert_in_delta 5.3, cost.rss_pct, 0.1
-    refute cost.memory_moved
-  end
-
-  def test_a_run_without_a_memory_figure_says_nothing_of_memory
-    cost = AgentCost.call([RunFigures.new(rps: 100.0)], RunFigures.new(rps: 110.0))
-
-    assert_nil cost.rss_pct
-    assert_nil cost.memory_moved
-  end
-
-  def test_no_run_without_the_agent_keeps_why
-    cost = AgentCost.unmeasured("the machine was busy")
-
-    assert_equal ["the machine was busy", nil], [cost.unmeasured, cost.rps_pct]
+    Row.new(name: name, instrumented_runs: [figures.call(with, pss[0])],
+            runs: without.map { |run| figures.call(run, pss[1]) })
   end
 end

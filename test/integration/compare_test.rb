@@ -85,47 +85,42 @@ class CompareIntegrationTest < Minitest::Test
 
   private
 
-  # The baseline once more without the agent, in its own run directory, served from the app's own config.ru.
+  # The counted runs carry no mallard code, served from the app's own config.ru; each configuration's run with the
+  # agent is set against them, and the pairs pooled give the agent's cost with an interval.
   def assert_agent_cost_measured(summary)
     cost = summary["agent_cost"]
-    without = File.join(@tmp, "run", "glibc-without-agent")
 
-    refute_nil cost, "no agent cost: the run without the agent ended #{without_agent_ending(without)}"
-    assert_operator cost["rps_without"], :>, 0, cost.inspect
-    assert_in_delta config(summary, "glibc").dig("rps", "median"), cost["rps_with"], 0.1
-    assert_in_delta ((cost["rps_with"] / cost["rps_without"]) - 1) * 100, cost["rps_pct"], 1e-6
-    refute File.exist?(File.join(without, "agent.jsonl")), "no agent ran"
-    refute File.exist?(File.join(without, "mallard.ru"))
-    assert_match(/The agent's cost here: glibc served/, compare_words(summary).agent_cost)
-    assert_agent_memory_measured(summary, cost)
-    assert_agent_noise_given(summary, cost)
+    refute_nil cost, "no agent cost: the runs with the agent ended #{with_agent_endings}"
+    assert_equal 2, cost["configurations"], cost.inspect
+    assert_equal 2, cost["rps_pct_ci"].size
+    assert_kind_of Float, cost["rss_pct"]
+    summary["rows"].each do |row|
+      assert_runs_carry(row["runs"], agent: false)
+      assert_runs_carry(row["instrumented_runs"], agent: true, count: 1)
+    end
+    assert_equal "clean", summary["figures_from"]
+    assert_match(/\AThe agent's cost here \(each configuration's run with it against its runs without it, 2 /,
+                 compare_words(summary).agent_cost)
   end
 
-  # The app boots only with the agent, so the run without it fails, is run once more and fails again; the comparison
-  # says why it has no agent cost, and the baseline's own run still stands.
+  def assert_runs_carry(runs, agent:, count: nil)
+    assert_equal count, runs.size if count
+    runs.each do |run|
+      assert_equal agent, File.exist?(File.join(run["run_dir"], "agent.jsonl")), run["run_dir"]
+      assert_equal agent, File.exist?(File.join(run["run_dir"], "mallard.ru")), run["run_dir"]
+    end
+  end
+
+  # The app boots only without the agent, so each run with it fails (the baseline's once more); the comparison says
+  # why it has no agent cost, and the rows' counted runs still stand.
   def assert_agent_cost_unmeasured(summary, run_dir)
     cost = summary.agent_cost
 
     assert_match(/exited \(exit status 1\) before it was up/, cost.unmeasured)
-    assert_match(/\AThe agent's cost here was not measured: glibc's run without it was not a measurement \(/,
+    assert_match(/\AThe agent's cost here was not measured: no configuration's run with it was a measurement \(/,
                  compare_words(summary).agent_cost)
-    assert_equal %w[glibc-without-agent glibc-without-agent-retry1], Dir.children(run_dir.path).grep(/agent/).sort
-  end
-
-  # One run without the agent is read against how far the runs with it spread.
-  def assert_agent_noise_given(summary, cost)
-    rates = summary["rows"].find { |row| row["name"] == "glibc" }["runs"].map { |run| run["rps"] }
-
-    assert_equal rates.minmax.map { |rate| rate.round(1) }, cost["rps_with_range"]
-    assert_match(%r{the runs with it spread from [\d.]+ to [\d.]+ req/s}, compare_words(summary).agent_cost)
-  end
-
-  # The agent's code moves Ruby's heap lottery, so the line says how far the app's steady memory moved too.
-  def assert_agent_memory_measured(summary, cost)
-    assert_in_delta config(summary, "glibc").dig("steady_rss_kb", "median"), cost["steady_rss_kb_with"], 1
-    assert_in_delta ((cost["steady_rss_kb_with"].to_f / cost["steady_rss_kb_without"]) - 1) * 100, cost["rss_pct"], 0.1
-    assert_match(/; steady RSS [\d.]+ MiB with it, [\d.]+ MiB without \([-+][\d.]+%\)/,
-                 compare_words(summary).agent_cost)
+    assert_equal %w[glibc-arena2-with-agent glibc-with-agent glibc-with-agent-retry1],
+                 Dir.children(run_dir.path).grep(/agent/).sort
   end
 
   # Each row's runs, by when they started (meta.json's phases).
@@ -138,12 +133,14 @@ class CompareIntegrationTest < Minitest::Test
     runs.sort.map(&:last)
   end
 
-  # How the run without the agent ended, for a failure's message: a CI run once had no agent cost, and nothing said why.
-  def without_agent_ending(dir)
-    summary = JSON.parse(File.read(File.join(dir, "summary.json")))
-    summary.slice("status", "reason", "cause", "validity").inspect
-  rescue SystemCallError, JSON::ParserError => e
-    "without a readable summary.json (#{e.message}); its files: #{Dir.children(dir).sort.inspect if Dir.exist?(dir)}"
+  # How the runs with the agent ended, for a failure's message: a CI run once had no agent cost, and nothing said why.
+  def with_agent_endings
+    Dir.glob(File.join(@tmp, "run", "*-with-agent*")).to_h do |dir|
+      summary = JSON.parse(File.read(File.join(dir, "summary.json")))
+      [File.basename(dir), summary.slice("status", "reason", "cause", "validity")]
+    rescue SystemCallError, JSON::ParserError => e
+      [File.basename(dir), "without a readable summary.json (#{e.message}); its files: #{Dir.children(dir).sort}"]
+    end.inspect
   end
 
   def compare(*args)

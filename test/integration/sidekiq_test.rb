@@ -144,9 +144,13 @@ class SidekiqIntegrationTest < Minitest::Test
     summary = JSON.parse(out)
 
     assert_equal 0, status.exitstatus, err
-    assert_equal "sidekiq", summary.dig("target", "kind")
+    assert_equal %w[sidekiq instrumented], [summary.dig("target", "kind"), summary["figures_from"]]
+    assert_nil summary["agent_cost"], "every run carried the agent: no pair to set apart"
     summary["configs"].each { |config| assert_operator config.dig("rps", "median"), :>, 10, config.inspect }
-    assert_match(%r{jobs/s}, mallard("report", File.join(@tmp, "compare")).first)
+    report = mallard("report", File.join(@tmp, "compare")).first
+
+    assert_match(%r{jobs/s}, report)
+    assert_match(/every run here carried the agent/, report)
   end
 
   def test_bad_job_worker_options_are_refused_before_anything_starts

@@ -6,21 +6,35 @@ require "test_helper"
 # alone from the data analysis decided: what the agent cost the baseline, and which intervals --until-resolved left
 # too wide.
 class CompareSentencesTest < Minitest::Test
-  RunFigures = Mallard::Summary::RunFigures
+  def test_the_agents_cost_pooled_over_the_configurations_with_intervals
+    cost = Mallard::Summary::AgentCost.new(configurations: 3, rps_pct: -8.64, rps_pct_ci: [-12.0, -5.1],
+                                           rps_finding: "different", cpu_pct: 7.9, cpu_pct_ci: [-1.0, 17.0],
+                                           cpu_finding: "no_difference", rss_pct: -1.0, rss_pct_ci: [-4.0, 2.0],
+                                           rss_finding: "no_difference")
 
-  def test_the_agents_cost_in_throughput_cpu_and_memory_and_that_it_may_move_memory_differences
-    with = [[3327.0, 0.31, 130_196], [3398.0, 0.30, 119_664]].map do |rps, cpu, rss|
-      RunFigures.new(rps: rps, cpu_ms_per_request: cpu, steady_rss_kb: rss)
-    end
-    said = agent_cost(with, RunFigures.new(rps: 3680.5, cpu_ms_per_request: 0.2828, steady_rss_kb: 144_596))
+    assert_equal "The agent's cost here (each configuration's run with it against its runs without it, 3 " \
+                 "configurations): req/s -8.6% (-12.0 … -5.1), CPU per request +7.9% (-1.0 … +17.0), steady memory " \
+                 "-1.0% (-4.0 … +2.0). It moved req/s beyond the runs' noise: what the runs with it explain " \
+                 "(verdicts, ledger), read with that in mind.", words(agent_cost: cost).agent_cost
+  end
 
-    assert_match(%r{\AThe agent's cost here: glibc served 3362\.5 req/s with it \(median of 2\) and 3680\.5 without },
-                 said)
-    assert_match(%r{\(one run\): -8\.6% req/s, CPU per request \+7\.9%; steady RSS 122\.0 MiB with it, 141\.2 MiB },
-                 said)
-    assert_match(/without \(-13\.6%\)\. One run without it has no interval, and the runs with it spread from 3327\.0 /,
-                 said)
-    assert_match(/differences in memory may be partly its doing\.\z/, said)
+  # An older summary's figures: one run without the agent, no interval.
+  def test_one_pair_or_an_older_summarys_single_run_is_only_an_estimate
+    older = Mallard::Summary::AgentCost.from_h("rps_pct" => -8.6, "cpu_pct" => 9.6, "rps_with" => 3362.5)
+
+    assert_equal "The agent's cost here (one run without it against glibc's runs with it): req/s -8.6%, CPU per " \
+                 "request +9.6%. One pair has no interval, so this is an estimate, not a finding.",
+                 words(agent_cost: older).agent_cost
+    quiet = Mallard::Summary::AgentCost.new(configurations: 2, rps_pct: 0.5, rps_pct_ci: [-3.0, 4.0],
+                                            rps_finding: "no_difference")
+
+    assert_match(/No figure moved beyond the runs' own noise\.\z/, words(agent_cost: quiet).agent_cost)
+  end
+
+  def test_which_runs_the_figures_come_from
+    assert_match(/\AFigures from runs with no mallard code in the app/, words(figures_from: "clean").figures_from)
+    assert_match(/every run here carried the agent/, words(figures_from: "instrumented").figures_from)
+    assert_nil words.figures_from
   end
 
   # compare --gc: each set the baseline's GC suggested, or did not, with its reason and figures.
@@ -41,22 +55,11 @@ class CompareSentencesTest < Minitest::Test
                  Mallard::Report::CompareSentences.new(summary).gc_suggestions)
   end
 
-  def test_one_run_with_the_agent_and_memory_moved_alike
-    assert_match(/One run without it has no interval\. Read mallard's absolute figures/,
-                 agent_cost([RunFigures.new(rps: 100.0)], RunFigures.new(rps: 110.0)))
-    said = agent_cost([RunFigures.new(rps: 100.0, steady_rss_kb: 102_400)],
-                      RunFigures.new(rps: 100.0, steady_rss_kb: 97_280))
-
-    assert_match(/Every configuration carries it alike\.\z/, said)
-    refute_match(/CPU per request/, said)
-  end
-
   def test_an_unmeasured_cost_says_why_and_a_stored_line_is_shown
     said = words(agent_cost: Mallard::Analysis::AgentCost.unmeasured("exited before it was up")).agent_cost
 
-    assert_equal "The agent's cost here was not measured: glibc's run without it was not a measurement (exited " \
-                 "before it was up), so mallard's absolute req/s and CPU figures are read without knowing that floor.",
-                 said
+    assert_equal "The agent's cost here was not measured: no configuration's run with it was a measurement (exited " \
+                 "before it was up), so the table's figures are not explained by an instrumented run either.", said
     stored = Mallard::Summary::AgentCost.new(rps_pct: -3.0, sentence: "as an older mallard put it")
 
     assert_equal "as an older mallard put it", words(agent_cost: stored).agent_cost
@@ -85,8 +88,6 @@ class CompareSentencesTest < Minitest::Test
   end
 
   private
-
-  def agent_cost(with, without) = words(agent_cost: Mallard::Analysis::AgentCost.call(with, without)).agent_cost
 
   def words(**members)
     Mallard::Report::CompareSentences.new(Mallard::Summary::Compare.new(baseline: "glibc", configs: [], **members))

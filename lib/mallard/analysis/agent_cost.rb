@@ -1,84 +1,75 @@
 # frozen_string_literal: true
 
 require_relative "statistics"
-require_relative "significance"
+require_relative "change"
 
 module Mallard
   module Analysis
-    # What mallard's agent costs the app in a comparison: the baseline's runs (with the agent, as every counted run
-    # is) against one run of the same configuration without it. One run has no interval, and this machine's
-    # run-to-run noise is several percent, so the figure is an estimate of the floor under mallard's absolute
-    # req/s, not a verdict; every configuration carries the agent, so their comparison is affected only as far as it
-    # moves them differently.
+    # What mallard's agent costs the app in a comparison. The counted runs carry no mallard code (their work is
+    # counted from outside), and each configuration runs once more with the agent, to verify it inside the process and
+    # explain its figures. That run against the median of the configuration's runs without it is one pair; the pairs,
+    # pooled over the configurations, give the agent's effect on each figure with an interval (Change.paired): req/s,
+    # CPU per unit of work, p99 and steady memory.
     #
-    # Memory too: the agent's code, loaded at boot, is a draw of Ruby's heap lottery (the heap settles at a size
-    # that depends on what was allocated at boot, and the GC rate with it). A small app feels it: the fragmenting
-    # fixture's heap settled at 147 pages with the agent and 151 without, and it ran 1.5 times the major GCs
-    # (bench/README.md). So the line says how far the app's steady memory moved as well.
+    # Memory belongs here as much as speed: the agent's code, loaded at boot, is a draw of Ruby's heap lottery (the
+    # heap settles at a size that depends on what was allocated at boot, and the GC rate with it). A small app feels
+    # it: the fragmenting fixture's heap settled at 147 pages with the agent and 151 without, and it ran 1.5 times the
+    # major GCs (bench/README.md). That is why the table's figures are the clean runs'.
     #
     # The figures and what they say are data (Summary::AgentCost); the line is Report::CompareSentences#agent_cost.
     module AgentCost
+      # Each figure: its name in Summary::AgentCost, and the RunFigures member it is read from (memory: the comparison's
+      # metric, given).
+      FIGURES = { "rps" => :rps, "cpu" => :cpu_ms_per_request, "p99" => :p99_ms }.freeze
+
       module_function
 
-      # @param with [Array<Summary::RunFigures>] the baseline's counted runs
-      # @param without [Summary::RunFigures, nil] the baseline's run without the agent (nil: not measured)
-      # @return [Summary::AgentCost, nil]
-      def call(with, without)
-        rates = with.map(&:rps).grep(Numeric)
-        rps = Statistics.median(rates)
-        return unless without&.rps&.positive? && rps
+      # @param rows [Array<Summary::Row>] runs without the agent, instrumented_runs with it
+      # @param metric [String] the comparison's memory figure (steady_rss_kb or steady_pss_kb)
+      # @param lost [String, nil] why a configuration's run with the agent did not count, for when none did
+      # @return [Summary::AgentCost, nil] nil where no configuration ran with the agent (a comparison whose every run
+      #   carried it)
+      def call(rows, metric:, lost: nil)
+        figures = FIGURES.merge("rss" => metric.to_sym)
+        pairs = rows.filter_map { |row| pair(row, figures) }
+        return unmeasured(lost) if pairs.empty? && lost
+        return if pairs.empty?
 
-        range = rates.minmax.map { |rate| rate.round(1) }
-        Summary::AgentCost.new(rps_with: rps.round(1), rps_without: without.rps.round(1),
-                               rps_pct: pct(rps, without.rps), runs_with: rates.size, rps_with_range: range,
-                               rps_spread_pct: spread(range, rps.round(1)),
-                               **cpu(with, without.cpu_ms_per_request), **memory(with, without.steady_rss_kb))
+        changes = figures.keys.flat_map { |figure| pooled(figure, pairs.map { |_, pair| pair[figure] }) }.to_h
+        Summary::AgentCost.new(configurations: pairs.size, pairs: pairs.map { |name, pair| agent_pair(name, pair) },
+                               **changes)
       end
 
-      # No run without the agent was a measurement (each is run twice at most), so there is no floor to state; the
-      # comparison says so rather than leave the line out.
-      # @param reason [String] why the last run without it was not counted: its problems, or how it ended
+      # No configuration's run with the agent was a measurement (each is run twice at most), so there is no cost to
+      # state; the comparison says so rather than leave the line out.
+      # @param reason [String] why the last run with it was not counted: its problems, or how it ended
       # @return [Summary::AgentCost]
       def unmeasured(reason) = Summary::AgentCost.new(unmeasured: reason)
 
-      def cpu(with, without)
-        median, without, change = change(with, :cpu_ms_per_request, without)
-        median ? { cpu_ms_with: median.round(4), cpu_ms_without: without.round(4), cpu_pct: change } : {}
+      # A configuration's pair, figure by figure: [with the agent, median without], or nil without both.
+      def pair(row, figures)
+        with = row.instrumented_runs.find(&:valid?)
+        return unless with && row.runs.any?
+
+        [row.name, figures.transform_values { |key| [with.public_send(key), median(row.runs, key)] }]
       end
 
-      # Every configuration carries the agent, so their differences hold where it moves them alike. Where it moved
-      # the baseline's memory by more than two runs of one app settle apart (memory_moved), the heap lottery it drew
-      # need not be the same under every allocator: the fragmenting fixture's glibc-arena2 saved 15% with it and 24%
-      # without.
-      def memory(with, without)
-        median, without, change = change(with, :steady_rss_kb, without)
-        return {} unless median
+      def median(runs, key) = Statistics.median(runs.map(&key).grep(Numeric))
 
-        { steady_rss_kb_with: median.round, steady_rss_kb_without: without.round, rss_pct: change,
-          memory_moved: change.abs > Significance::RUN_TO_RUN_PCT }
+      def agent_pair(name, pair)
+        Summary::AgentPair.new(name: name, **pair.to_h { |figure, sides| [:"#{figure}_pct", pct(sides)] })
       end
 
-      # A figure's median over the runs with the agent, the run's without it, and the change: [] when either is
-      # missing.
-      def change(with, key, without)
-        median = Statistics.median(with.map(&key).grep(Numeric))
-        median && without&.positive? ? [median, without, pct(median, without)] : []
+      def pct((with, without))
+        ((with.to_f / without) - 1) * 100 if with.is_a?(Numeric) && without.is_a?(Numeric) && without.positive?
       end
 
-      # without: positive (call and change see to it)
-      def pct(with, without) = ((with / without) - 1) * 100
-
-      # One run without the agent has no interval, and whether it falls among the runs with it decides nothing: with
-      # n runs with it, a run like them lies above or below them all 2 times in n + 1. What can be said is how far
-      # runs of one configuration spread here, as a share of their median: the size of a difference one run cannot
-      # tell from noise (nil with one run, or none apart). (Measured side by side on one CPU, bench/agent_paired.rb,
-      # the agent's cost is a few percent at most.)
-      def spread(range, median)
-        low, high = range
-        (high - low) / median * 100 unless low == high
+      def pooled(figure, sides)
+        change = Change.paired(sides.select { |pair| pair.all?(Numeric) })
+        [[:"#{figure}_pct", change.pct], [:"#{figure}_pct_ci", change.ci], [:"#{figure}_finding", change.finding]]
       end
 
-      private_class_method :cpu, :memory, :change, :pct, :spread
+      private_class_method :pair, :median, :agent_pair, :pct, :pooled
     end
   end
 end

@@ -26,17 +26,37 @@ module Mallard
       # @param noise_pct [Float] the band the interval must clear (Significance)
       # @return [Summary::Change] pct nil when either side has no positive figures (nothing served: no ratio)
       def call(after, before, noise_pct: Significance::NOISE_PCT)
-        unless loggable?(after) && loggable?(before)
-          return Summary::Change.new(significant: false, finding: "no_interval", note: "no figures to compare")
-        end
+        return nothing("no figures to compare") unless loggable?(after) && loggable?(before)
 
         b = logs(after)
         a = logs(before)
-        interval = Statistics.welch_ci(b, a, level: LEVEL)&.map { |bound| percent(bound) }
-        Summary::Change.new(pct: percent(Statistics.mean(b) - Statistics.mean(a)), ci: interval,
+        of_logs(Statistics.mean(b) - Statistics.mean(a), Statistics.welch_ci(b, a, level: LEVEL), noise_pct,
+                missing: missing_interval(after, before))
+      end
+
+      # The same rule for paired figures: B and A measured side by side, pair by pair (compare's runs with the agent
+      # against its runs without it, one pair per configuration). Each pair's own log ratio cancels what the pair shares
+      # (the configuration's level), so the change is exp(mean of the log ratios) − 1 and its interval Student's t on
+      # them; one pair has no interval.
+      # @param pairs [Array(Numeric, Numeric)] [B, A] per pair; a pair without two positive figures is left out
+      # @return [Summary::Change]
+      def paired(pairs, noise_pct: Significance::NOISE_PCT)
+        ratios = pairs.select { |pair| loggable?(pair) }.map { |after, before| Math.log(after) - Math.log(before) }
+        return nothing("no pairs to compare") if ratios.empty?
+
+        of_logs(Statistics.mean(ratios), Statistics.mean_ci(ratios, level: LEVEL), noise_pct,
+                missing: "no interval: one pair")
+      end
+
+      def nothing(note) = Summary::Change.new(significant: false, finding: "no_interval", note: note)
+
+      # A change from its mean log ratio and that mean's interval (nil: missing says why there is none).
+      def of_logs(log_ratio, log_interval, noise_pct, missing:)
+        interval = log_interval&.map { |bound| percent(bound) }
+        Summary::Change.new(pct: percent(log_ratio), ci: interval,
                             significant: Significance.significant?(interval, noise_pct),
                             finding: finding(interval, noise_pct), noise_pct: noise_pct.round(2),
-                            note: interval ? nil : missing_interval(after, before))
+                            note: interval ? nil : missing)
       end
 
       # What an interval of a % change says in one word: "different", "within_noise", "no_difference", or
@@ -70,7 +90,7 @@ module Mallard
 
       def percent(log_ratio) = (Math.exp(log_ratio) - 1) * 100
 
-      private_class_method :missing_interval, :loggable?, :logs, :percent
+      private_class_method :nothing, :of_logs, :missing_interval, :loggable?, :logs, :percent
     end
   end
 end

@@ -14,26 +14,20 @@ module Mallard
       # @param until_resolved [Float, nil] compare --until-resolved: the half-width every interval should be under
       # @param cpu_layout [Cpus::Layout, nil] where the subjects ran
       # @param production_cpus [Integer, nil] --production-cpus: the host glibc's rows were sized for
-      # @param agent_off [Summary::RunFigures, nil] the baseline's run without the agent (AgentCost)
-      # @param agent_off_lost [String, nil] without agent_off: why no run without the agent was counted
+      # @param figures_from [String] "clean" (counted runs without the agent, one run with it per row) or "instrumented"
+      # @param instrumented_lost [String, nil] why a run with the agent did not count, for when none did (AgentCost)
       # @param gc_suggestions [Array<Summary::GcSuggestion>, nil] compare --gc: what the baseline's GC suggested
       def call(rows:, outcome:, run_dir:, target:, until_resolved: nil, cpu_layout: nil, production_cpus: nil,
-               agent_off: nil, agent_off_lost: nil, gc_suggestions: nil)
+               figures_from: "clean", instrumented_lost: nil, gc_suggestions: nil)
         comparison = Comparison.call(rows, baseline: rows.first&.name || "glibc")
         outcome = judged_outcome(outcome, comparison)
         Summary::Compare.new(schema_version: Run::Directory::SCHEMA_VERSION, kind: "compare", **outcome.to_h,
                              run_dir: run_dir, target: target, baseline: comparison.baseline,
-                             metric: comparison.metric, configs: comparison.configs,
+                             metric: comparison.metric, figures_from: figures_from, configs: comparison.configs,
                              recommendation: recommendation(outcome, comparison, production_cpus, cpu_layout),
                              rows: rows, resolution: resolution(comparison, until_resolved), cpu_layout: cpu_layout,
-                             agent_cost: agent_cost(rows, agent_off, agent_off_lost), gc_suggestions: gc_suggestions)
-      end
-
-      def agent_cost(rows, agent_off, lost)
-        baseline = rows.first
-        return AgentCost.call(Array(baseline&.runs), agent_off) if agent_off
-
-        AgentCost.unmeasured(lost) if lost
+                             agent_cost: AgentCost.call(rows, metric: comparison.metric, lost: instrumented_lost),
+                             gc_suggestions: gc_suggestions)
       end
 
       def resolution(comparison, pct)
@@ -86,7 +80,7 @@ module Mallard
         comparison.configs.any? { |config| config.name.start_with?("glibc") && config.repeats.positive? }
       end
 
-      private_class_method :agent_cost, :resolution, :without_summary, :judged_outcome, :recommendation,
+      private_class_method :resolution, :without_summary, :judged_outcome, :recommendation,
                            :glibc_compared?
     end
   end

@@ -48,7 +48,7 @@ module Mallard
         Summary::Config.new(
           name: row.name, available: row.available, verified: row.verified, failed: row.failed,
           repeats: row.runs.size, unavailable_reason: row.unavailable_reason, output_tail: row.output_tail,
-          **estimates(row.runs, own), errors: errors(row.runs), **verdicts(row.runs),
+          **estimates(row.runs, own), errors: errors(row.runs), **verdicts(explaining(row)),
           invalid_runs: row.invalid_runs.size, deploy_effort: row.deploy_effort,
           vs_baseline: (versus(own, reference_series) if row.runs.any? && reference_series)
         )
@@ -58,6 +58,9 @@ module Mallard
         { steady_rss_kb: estimate(own[:memory], values: true), peak_rss_kb: estimate(column(runs, :peak_rss_kb)),
           rps: estimate(own[:rps]), latency_ms: latency(runs, own), cpu_ms_per_request: estimate(own[:cpu]) }
       end
+
+      # The runs that explain a configuration's figures: its run with the agent where the counted runs had none.
+      def explaining(row) = row.instrumented_runs.empty? ? row.runs : row.instrumented_runs
 
       # Memory's and the live set's, run by run; and the ledger's parts, each the median over the runs that have it.
       def verdicts(runs)
@@ -107,8 +110,8 @@ module Mallard
         runs.map { |run| run[key] }.grep(Numeric)
       end
 
-      private_class_method :ledger, :measured_series, :config, :estimates, :verdicts, :latency, :errors, :versus,
-                           :estimate, :series, :column
+      private_class_method :explaining, :ledger, :measured_series, :config, :estimates, :verdicts, :latency, :errors,
+                           :versus, :estimate, :series, :column
     end
   end
 end

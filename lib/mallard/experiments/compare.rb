@@ -11,14 +11,22 @@ module Mallard
     # valid measurement (a worker that served nothing) is shown, left out of the statistics, and run again
     # while the retries allow. A signal stops the whole comparison: the runs finished so far are kept and
     # the summary says it was interrupted.
+    #
+    # The counted runs carry no mallard code: the app's memory, CPU and work are read from outside it, since the
+    # agent's own objects move what it measures (a small app's heap, its GCs, its req/s). Each configuration runs once
+    # more with the agent, in a round before the others, which verifies it inside the process (YJIT's mode, jemalloc's
+    # options) and explains its figures (verdicts, live set, ledger); set against the runs without it, those runs
+    # measure what the agent costs (Analysis::AgentCost). A job worker's jobs are counted by the agent, so there every
+    # run carries it.
     class Compare
       # One row of the comparison while it is measured.
       # ruby: the Target::SubjectRuby it runs on with --rubies (nil: the soak options' own).
       # yjit: "on" or "off" with --yjit on,off (nil: the soak options' own).
       # checks: its RUBY_GC_* variables and MALLOC_CONF as its Ruby and allocator took them (Probe::SettingsCheck).
-      Row = Struct.new(:label, :allocator, :runs, :invalid_runs, :failure, :ruby, :yjit, :checks) do
+      # instrumented: its run with the agent (Summary::RunFigures), when the counted runs are without it.
+      Row = Struct.new(:label, :allocator, :runs, :invalid_runs, :failure, :ruby, :yjit, :checks, :instrumented) do
         def initialize(label, allocator, ruby = nil, yjit = nil)
-          super(label, allocator, [], [], nil, ruby, yjit, [])
+          super(label, allocator, [], [], nil, ruby, yjit, [], [])
           self.failure = { reason: refusal, output_tail: [] } if refusal
         end
 
@@ -34,12 +42,14 @@ module Mallard
         def measurable?
           allocator.available? && failure.nil?
         end
+
+        # The row a run is of, whichever kind of run (Instrumented#row).
+        def row = self
       end
 
-      # The baseline once more without mallard's agent, after the first round: what the agent costs this app
-      # (Analysis::AgentCost), so absolute req/s are read knowing their floor.
-      AgentOff = Struct.new(:row) do
-        def label = "#{row.label} without the agent"
+      # A row's run with the agent, where its counted runs are without it.
+      Instrumented = Struct.new(:row) do
+        def label = "#{row.label} with the agent"
         def measurable? = row.measurable?
         def allocator = row.allocator
         def ruby = row.ruby
@@ -93,7 +103,7 @@ module Mallard
         @started = Clock.monotonic
         @rounds = @repeat
         @queue = rounds(1..@repeat)
-        @queue.insert(@queue.size / @repeat, [AgentOff.new(@rows.first), 1]) if agent_off_round?
+        @queue.unshift(*rounds(0..0).map { |row, index| [Instrumented.new(row), index] }) if clean?
         @position = 0
         loop do
           measure(*@queue.shift) until @queue.empty? || Lifeline::Signals.received
@@ -109,8 +119,9 @@ module Mallard
       # others, and are checked as they are (Analysis::GcCandidates).
       def suggest_gc_rows
         baseline = @rows.first
-        summary = soak(baseline, 0, name: GC_BASELINE)
-        @gc_suggestions = Analysis::GcCandidates.call(summary.complete? ? summary.gc : nil)
+        summary = soak(baseline, 0, name: GC_BASELINE, agent: true)
+        after_boot = Allocators::AfterBoot.available(@target, @rows.map { |row| row.ruby || @options.subject_ruby })
+        @gc_suggestions = Analysis::GcCandidates.call(summary.complete? ? summary.gc : nil, after_boot: after_boot)
         suggested = @gc_suggestions.select(&:suggested)
         own = suggested.map { |found| baseline.allocator.configured(found.name, found.settings) }
         @catalog = @catalog.including(own)
@@ -124,10 +135,11 @@ module Mallard
         @reporter.run_failed(label: GC_BASELINE, reason: e.message)
       end
 
-      # Only where the target's work is counted without the agent (a job worker's jobs are counted by the agent).
-      def agent_off_round?
-        @rows.first&.allocator&.available? && @target.measurable_without_agent?
-      end
+      # Whether the counted runs go without the agent: where the target's work is counted from outside.
+      def clean? = @target.measurable_without_agent?
+
+      # Whether a run carries the agent.
+      def instrumented?(row) = row.is_a?(Instrumented) || !clean?
 
       # Odd rounds run the rows in order, even rounds back to front. In rounds all in one order a steady drift of the
       # machine's speed always falls on the same side of a pair and reads as a difference (an A/A comparison of the
@@ -172,6 +184,7 @@ module Mallard
       # runs: a setting that would not take effect is refused, never measured as if it had.
       # @raise [UsageError] naming each setting not taken
       def check_settings
+        Allocators::AfterBoot.check_target(@rows, @target)
         asked = {}
         @rows.each do |row|
           ruby = row.ruby || @options.subject_ruby
@@ -180,7 +193,8 @@ module Mallard
 
           row.checks = asked[[allocator.name, ruby.path]] ||=
             Probe::SettingsCheck.call(ruby: ruby.path, settings: allocator.settings, preload: allocator.library_path,
-                                      malloc: ruby.linked_allocator || allocator.malloc)
+                                      malloc: ruby.linked_allocator || allocator.malloc,
+                                      after_boot: allocator.after_boot)
         end
         refused = @rows.flat_map { |row| row.checks.reject(&:taken?).map { |check| [row, check] } }
         raise UsageError, Allocators::ConfigOption.refusal(refused) unless refused.empty?
@@ -212,10 +226,10 @@ module Mallard
       def record(row, index, summary)
         return if summary.outcome.signalled? # the comparison stops; this run stays in its directory
         return fail_row(row, summary.reason, []) unless summary.complete?
-        return record_agent_off(row, summary) if row.is_a?(AgentOff)
 
-        not_taken = not_taken(row, summary)
-        return fail_row(row, not_taken, []) if not_taken
+        not_taken = instrumented?(row) && not_taken(row.row, summary)
+        return fail_row(row, not_taken, [], counted: true) if not_taken
+        return record_instrumented(row, summary) if row.is_a?(Instrumented)
 
         figures = Analysis::RunFigures.of(summary)
         return accept(row, figures, summary) if summary.valid?
@@ -225,32 +239,35 @@ module Mallard
         retry_run(row, index)
       end
 
-      # What the run's process shows did not take effect: YJIT's mode, or a MALLOC_CONF pair jemalloc did not take (the
-      # options jemalloc read go into the row's check either way).
+      # What the run's process shows did not take effect: YJIT's mode, a MALLOC_CONF pair jemalloc did not take, or an
+      # action after boot that compacted nothing (what jemalloc read and the compactions go into the row's checks either
+      # way).
       def not_taken(row, summary)
         inside = summary.ruby || {}
         yjit = row.yjit && Target::SubjectRuby.yjit_mismatch(row.yjit, inside)
         return yjit if yjit
 
         row.checks, pairs = Allocators::JemallocConf.confirm(row.checks, inside["jemalloc_options"])
-        pairs.join("; ") unless pairs.empty?
+        row.checks, not_run = Allocators::AfterBoot.confirm(row.checks, inside)
+        problems = pairs + not_run
+        problems.join("; ") unless problems.empty?
       end
 
-      # A complete run without the agent: kept when it is a measurement; either way the comparison goes on.
-      def record_agent_off(row, summary)
+      # A complete run with the agent: kept when it is a measurement; either way the row's counted runs go on.
+      def record_instrumented(row, summary)
         @reporter.run_finished(label: row.label, summary: summary)
         figures = Analysis::RunFigures.of(summary)
-        return @agent_off = figures if figures.valid?
+        return row.row.instrumented << figures if figures.valid?
 
         @reporter.run_invalid(label: row.label, problems: figures.problems)
-        agent_off_lost(row, figures.problems.join("; "))
+        instrumented_lost(row, figures.problems.join("; "))
       end
 
-      # A run without the agent that was no measurement is run once more, at the end: a short run is easily spoilt
-      # (a burst of other work on the machine), and without it the comparison cannot state the agent's cost.
-      def agent_off_lost(row, reason)
-        @agent_off_lost = reason
-        retry_run(row, 1) if @retries[row.label].zero?
+      # A run with the agent that was no measurement is run once more, at the end: a short run is easily spoilt (a
+      # burst of other work on the machine), and without it the row has no explanation, nor a pair for the agent's cost.
+      def instrumented_lost(row, reason)
+        @instrumented_lost = reason
+        retry_run(row, 0) if @retries[row.label].zero?
       end
 
       def accept(row, figures, summary)
@@ -267,11 +284,11 @@ module Mallard
         @queue << [row, index]
       end
 
-      def soak(row, index, name: run_name(row, index))
+      def soak(row, index, name: run_name(row, index), agent: instrumented?(row))
         run_dir = Run::Directory.create(command: "soak", out: @run_dir.file(name))
         options = @options.dup.tap do |o|
           o.allocator = row.allocator.name
-          o.agent = !row.is_a?(AgentOff)
+          o.agent = agent
           # Without the agent there is no live set to decide, nor a request count before the load ends: --duration.
           o.until_decided = nil unless o.agent
           o.subject_ruby = row.ruby if row.ruby
@@ -283,17 +300,18 @@ module Mallard
 
       def run_name(row, index)
         attempt = @retries[row.label].positive? ? "-retry#{@retries[row.label]}" : ""
-        return "#{row.row.label.tr('#', '-')}-without-agent#{attempt}" if row.is_a?(AgentOff)
+        return "#{row.row.label.tr('#', '-')}-with-agent#{attempt}" if row.is_a?(Instrumented)
 
         "#{row.label.tr('#', '-')}-#{index}#{attempt}"
       end
 
-      # A failed run without the agent leaves its cost unmeasured; the baseline's own runs still stand.
-      def fail_row(row, reason, output_tail)
-        if row.is_a?(AgentOff)
-          agent_off_lost(row, reason)
+      # A failed run with the agent leaves the row unexplained and the agent's cost a pair short; the row's counted
+      # runs still stand. A configuration its run with the agent showed not taken fails the row (counted: true).
+      def fail_row(row, reason, output_tail, counted: false)
+        if row.is_a?(Instrumented) && !counted
+          instrumented_lost(row, reason)
         else
-          row.failure = { reason: reason, output_tail: output_tail }
+          row.row.failure = { reason: reason, output_tail: output_tail }
         end
         @reporter.run_failed(label: row.label, reason: reason)
       end
@@ -310,8 +328,9 @@ module Mallard
         Analysis::CompareSummary.call(rows: @rows.map { |row| plain_row(row) }, outcome: outcome,
                                       run_dir: Text.scrub(@run_dir.path), target: Run::TargetInfo.of(@target),
                                       until_resolved: @until_resolved, cpu_layout: @options.cpu_layout,
-                                      production_cpus: @options.production_cpus, agent_off: @agent_off,
-                                      agent_off_lost: @agent_off_lost, gc_suggestions: @gc_suggestions)
+                                      production_cpus: @options.production_cpus,
+                                      figures_from: clean? ? "clean" : "instrumented",
+                                      instrumented_lost: @instrumented_lost, gc_suggestions: @gc_suggestions)
       end
 
       def plain_row(row)
@@ -322,7 +341,8 @@ module Mallard
                          output_tail: row.failure && row.failure[:output_tail], runs: row.runs,
                          deploy_effort: Allocators::DeployEffort.of(row, baseline: @rows.first),
                          ruby: row.ruby&.to_h, yjit: row.yjit, invalid_runs: row.invalid_runs,
-                         settings_checks: row.checks, settings: allocator.settings, base: allocator.base)
+                         settings_checks: row.checks, settings: allocator.settings, base: allocator.base,
+                         instrumented_runs: row.instrumented)
       end
 
       def write_meta

@@ -39,6 +39,7 @@ module Mallard
       def render_table(io)
         io.puts "  #{@sentences.metric_name} per configuration, median of repeats with 95% intervals; " \
                 "changes against #{Text.printable(@summary.baseline)}"
+        io.puts "  #{@sentences.figures_from}" if @sentences.figures_from
         io.puts
         (table + not_counted + CompareLedgerLines.new(@summary.configs).lines).each do |line|
           io.puts line.empty? ? "" : "  #{line}"

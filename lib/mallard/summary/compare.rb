@@ -41,9 +41,13 @@ module Mallard
     # settings: the environment variables its configuration sets besides LD_PRELOAD; base: the catalog's configuration
     # they were added to (compare --config, --jemalloc-conf, --gc), nil for the catalog's own, so its deploy snippets
     # can be written from the summary alone (Report::DeploySnippets).
+    # runs: the counted runs, without the agent where the comparison's figures_from is "clean"; instrumented_runs:
+    # then its run with the agent, which verified the configuration inside the process and explains the figures
+    # (verdicts, live set, ledger).
     Row = Value.define(:name, :allocator, :available, :unavailable_reason, :verified, :failed, :output_tail,
                        :deploy_effort, :ruby, :yjit, :settings, :base,
-                       runs: [RunFigures], invalid_runs: [RunFigures], settings_checks: [SettingCheck])
+                       runs: [RunFigures], invalid_runs: [RunFigures], settings_checks: [SettingCheck],
+                       instrumented_runs: [RunFigures])
 
     # A configuration against the baseline: memory, req/s and p99 as % changes with 95% intervals, and why
     # there are no intervals when there are none.
@@ -56,9 +60,10 @@ module Mallard
     Latency = Value.define(p50: Estimate, p99: Estimate)
 
     # A configuration's row of the table. steady_rss_kb holds the comparison's metric (summed PSS when runs
-    # had several processes); verdicts the memory verdict of each counted run, live_set_verdicts its live set's;
-    # ledger_kb: the memory ledger's parts, each the median over the counted runs, KiB by part name (nil: no run
-    # had a ledger), so the table shows which part a configuration shrank.
+    # had several processes); verdicts the memory verdict of each run that explains it (its run with the agent where
+    # the counted runs had none, else each counted run), live_set_verdicts its live set's; ledger_kb: the memory
+    # ledger's parts, each the median over those runs, KiB by part name (nil: no run had a ledger), so the table shows
+    # which part a configuration shrank.
     Config = Value.define(:name, :available, :verified, :failed, :repeats, :errors, :unavailable_reason,
                           :output_tail, :verdicts, :invalid_runs, :live_set_verdicts, :deploy_effort, :ledger_kb,
                           steady_rss_kb: Estimate, peak_rss_kb: Estimate, rps: Estimate, latency_ms: Latency,
@@ -120,18 +125,28 @@ module Mallard
       def worded? = !unresolved.nil?
     end
 
-    # One comparison: how it ended, the table, the recommendation, and the rows it was computed from.
-    # What the agent cost the app: the baseline's median with it against one run without (Analysis::AgentCost).
-    # rps_with_range: the lowest and highest req/s of the runs with it, the spread one run without it is set against,
-    # and rps_spread_pct that spread as a share of their median (nil: no spread). memory_moved: whether it moved the
-    # steady memory by more than two runs of one app settle apart (Analysis::Significance::RUN_TO_RUN_PCT).
-    # unmeasured: why no run without it counted (then there is nothing but this). Report::CompareSentences#agent_cost
-    # words it; sentence: the line an older summary.json stored instead.
-    AgentCost = Value.define(:rps_with, :rps_without, :rps_pct, :cpu_ms_with, :cpu_ms_without, :cpu_pct, :runs_with,
-                             :rps_with_range, :rps_spread_pct, :steady_rss_kb_with, :steady_rss_kb_without, :rss_pct,
-                             :memory_moved, :unmeasured, :sentence)
+    # One configuration's own part of the agent's cost: its run with the agent against the median of its runs without
+    # it, % by figure (rps, cpu per unit of work, p99, rss: the comparison's memory metric).
+    AgentPair = Value.define(:name, :rps_pct, :cpu_pct, :p99_pct, :rss_pct)
 
+    # What mallard's agent costs this app (Analysis::AgentCost): each configuration's run with the agent set against
+    # its runs without it, pair by pair, pooled over the configurations (Analysis::Change.paired). Each figure's %
+    # change, its 95% interval (*_ci, nil with one pair) and finding: rps, cpu (per unit of work), p99, rss (the
+    # comparison's memory metric). configurations: how many pairs were pooled; pairs: each one's own changes.
+    # unmeasured: why no pair was measured (then there is nothing but this). Report::CompareSentences#agent_cost words
+    # it; sentence: the line an older summary.json stored instead. An older summary's pcts came from one run without
+    # the agent against the baseline's with it: configurations nil.
+    AgentCost = Value.define(:configurations, :rps_pct, :rps_pct_ci, :rps_finding, :cpu_pct, :cpu_pct_ci,
+                             :cpu_finding, :p99_pct, :p99_pct_ci, :p99_finding, :rss_pct, :rss_pct_ci, :rss_finding,
+                             :unmeasured, :sentence, pairs: [AgentPair])
+
+    # One comparison: how it ended, the table, the recommendation, and the rows it was computed from.
+    # figures_from: "clean" when every counted run ran without mallard's code in the app (its work counted from
+    # outside) and one run per configuration with the agent explains them (Row#instrumented_runs); "instrumented"
+    # when the work can only be counted by the agent (a job worker's jobs), so every run carries it. nil: an older
+    # comparison, all of whose runs carried the agent.
     Compare = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :baseline, :metric,
+                           :figures_from,
                            target: Run::TargetInfo, configs: [Config], recommendation: Recommendation, rows: [Row],
                            resolution: Resolution, cpu_layout: Cpus::Layout,
                            agent_cost: AgentCost, gc_suggestions: [GcSuggestion])

@@ -34,8 +34,8 @@ module Mallard
         end
 
         def verdict
-          parts = [CompareTableView.new(@summary).to_s, *@sentences.resolution, *@sentences.gc_suggestions,
-                   @sentences.agent_cost].compact
+          parts = [CompareTableView.new(@summary).to_s, @sentences.figures_from, *@sentences.resolution,
+                   *@sentences.gc_suggestions, @sentences.agent_cost].compact
           Section.new(id: "verdict", title: "Verdict", parts: parts).to_s
         end
 

@@ -25,7 +25,23 @@ module Mallard
       end
 
       # Every sentence this summary gives, for a check that each view shows them all.
-      def all = [metric_name, *not_counted, *resolution, *gc_suggestions, agent_cost, *recommendation&.all].compact
+      def all
+        [metric_name, figures_from, *not_counted, *resolution, *gc_suggestions, agent_cost,
+         *recommendation&.all].compact
+      end
+
+      # Which runs the table's figures come from, and which explain them; nil for an older comparison, whose every run
+      # carried the agent.
+      def figures_from
+        case @summary.figures_from
+        when "clean"
+          "Figures from runs with no mallard code in the app (read from outside it); verdicts and the ledger from " \
+          "one run of each configuration with mallard's agent."
+        when "instrumented"
+          "A job worker's jobs are counted by mallard's agent inside it, so every run here carried the agent: read " \
+          "its cost into the figures."
+        end
+      end
 
       # Why the baseline's own GC suggested each RUBY_GC_* set (compare --gc), or did not: one line each.
       def gc_suggestions
@@ -82,17 +98,14 @@ module Mallard
         end
       end
 
-      # What the agent cost the baseline (Summary::AgentCost), in a paragraph: the floor under mallard's absolute
-      # figures. nil when the comparison did not run without it.
+      # What the agent costs the app (Summary::AgentCost), in a paragraph: each figure's change pooled over the
+      # configurations' pairs, with its interval. nil when no run carried the agent beside runs without it.
       def agent_cost
         cost = @summary.agent_cost
         return cost&.sentence if cost.nil? || cost.sentence
         return agent_unmeasured(cost.unmeasured) if cost.unmeasured
 
-        format("The agent's cost here: %s served %.1f req/s with it (median of %d) and %.1f without it (one run): " \
-               "%s%s. %s Read mallard's absolute figures with this in mind. %s", Text.printable(@summary.baseline),
-               cost.rps_with, cost.runs_with, cost.rps_without, agent_changes(cost), agent_memory(cost),
-               agent_noise(cost), agent_differences(cost))
+        "The agent's cost here (#{agent_pairs(cost)}): #{agent_changes(cost)}. #{agent_reading(cost)}"
       end
 
       # The memory figure the table compares.
@@ -112,40 +125,38 @@ module Mallard
       private
 
       def agent_unmeasured(reason)
-        "The agent's cost here was not measured: #{Text.printable(@summary.baseline)}'s run without it was not a " \
-          "measurement (#{Text.printable(reason)}), so mallard's absolute req/s and CPU figures are read without " \
-          "knowing that floor."
+        "The agent's cost here was not measured: no configuration's run with it was a measurement " \
+          "(#{Text.printable(reason)}), so the table's figures are not explained by an instrumented run either."
       end
 
-      # "-8.6% req/s, CPU per request +9.6%": the agent round is a web app's, so its figures are requests'.
+      # What was set against what: an older comparison's one run without the agent against the baseline's with it.
+      def agent_pairs(cost)
+        n = cost.configurations
+        return "one run without it against #{Text.printable(@summary.baseline)}'s runs with it" unless n
+
+        "each configuration's run with it against its runs without it, #{plural(n, 'configuration')}"
+      end
+
+      # "req/s -8.6% (-12.0 … -5.1), CPU per request +9.6% (…), …": the agent's runs are a web app's, so its figures
+      # are requests'.
       def agent_changes(cost)
         names = Words::WORK.fetch("requests")
-        rate = "#{Words.change(cost.rps_pct)} #{names[:rate]}"
-        cost.cpu_pct ? "#{rate}, #{names[:cpu]} #{Words.change(cost.cpu_pct)}" : rate
+        { rps: names[:rate], cpu: names[:cpu], p99: names[:latency], rss: "steady memory" }.filter_map do |figure, name|
+          pct = cost.public_send(:"#{figure}_pct")
+          "#{name} #{Words.change(pct, cost.public_send(:"#{figure}_pct_ci"))}" if pct
+        end.join(", ")
       end
 
-      # The agent's code moves Ruby's heap lottery; in a small app that is a difference in memory of its own.
-      def agent_memory(cost)
-        return "" unless cost.rss_pct
+      # What the reader may take from it: which figures it moved beyond doubt, or that one pair decides nothing.
+      def agent_reading(cost)
+        return "One pair has no interval, so this is an estimate, not a finding." unless cost.rps_pct_ci
 
-        "; steady RSS #{mib(cost.steady_rss_kb_with)} with it, #{mib(cost.steady_rss_kb_without)} without " \
-          "(#{Words.change(cost.rss_pct)})"
-      end
+        moved = { rps: "req/s", cpu: "CPU", p99: "p99", rss: "memory" }
+                .select { |figure, _| cost.public_send(:"#{figure}_finding") == "different" }.values
+        return "No figure moved beyond the runs' own noise." if moved.empty?
 
-      # One run without it has no interval: what can be said is how far the runs with it spread.
-      def agent_noise(cost)
-        return "One run without it has no interval." unless cost.rps_spread_pct
-
-        format("One run without it has no interval, and the runs with it spread from %.1f to %.1f req/s (%.1f%% of " \
-               "their median): a difference smaller than that is not told from run-to-run noise.",
-               *cost.rps_with_range, cost.rps_spread_pct)
-      end
-
-      def agent_differences(cost)
-        return "Every configuration carries it alike." unless cost.memory_moved
-
-        format("It moved this app's steady memory by more than two runs of one app settle apart (%.0f%%), so the " \
-               "configurations' differences in memory may be partly its doing.", Analysis::Significance::RUN_TO_RUN_PCT)
+        "It moved #{moved.join(', ')} beyond the runs' noise: what the runs with it explain (verdicts, ledger), read " \
+          "with that in mind."
       end
 
       def problems(name)
