@@ -40,10 +40,10 @@ class CLITest < Minitest::Test
   def test_a_comparison_past_max_runs_is_refused_until_the_bound_is_raised
     stable = File.expand_path("../fixtures/apps/stable", __dir__)
     status, _out, err = run_cli("compare", stable, "--allocators", "glibc,glibc-arena2", "--yjit", "on,off",
-                                "--repeat", "16")
+                                "--repeat", "20")
 
     assert_equal 64, status
-    assert_includes err, "4 rows × 16 repeats is 64 runs, more than --max-runs 60"
+    assert_includes err, "4 rows × 20 repeats and one run each with the agent is 84 runs, more than --max-runs 80"
   end
 
   def test_options_after_the_separator_belong_to_the_command

@@ -10,6 +10,7 @@ class CompareGcIntegrationTest < Minitest::Test
   include Processes
 
   BOOT_HEAVY = File.expand_path("../fixtures/apps/boot_heavy", __dir__)
+  JOBS = File.expand_path("../fixtures/jobs", __dir__)
   FINDINGS = { "gc-growth" => %w[heap_grew heap_mostly_free heap_flat], "gc-free" => %w[majors_ran no_majors],
                "gc-malloc" => %w[malloc_triggered few_malloc_gcs] }.freeze
 
@@ -33,6 +34,21 @@ class CompareGcIntegrationTest < Minitest::Test
     assert File.exist?(File.join(@tmp, "run", "gc-baseline", "summary.json")), "the baseline's soak is kept"
     assert_equal(["glibc", *suggested.map { |found| found["name"] }], summary["rows"].map { |row| row["name"] })
     suggested.each { |found| assert_row_took(summary, found) }
+  end
+
+  # A job worker's --gc works like a web app's: the baseline's GC under its jobs suggests the sets, which run as rows
+  # keyed on jobs (and every run carries the agent, which counts them).
+  def test_a_job_workers_gc_suggests_rows_keyed_on_jobs
+    out, err, status = mallard("compare", "--sidekiq", "--workload", File.join(JOBS, "steady.rb"), "--gc", "--json",
+                               "--out", File.join(@tmp, "jobs"), "--repeat", "1", "--duration", "3", JOBS, "--",
+                               "sidekiq", "-r", "./jobs.rb", "-c", "5", timeout: 240)
+    assert_equal 0, status.exitstatus, err
+    summary = JSON.parse(out)
+    suggested = assert_each_suggestion_says_why(summary["gc_suggestions"])
+
+    assert_equal "instrumented", summary["figures_from"]
+    suggested.each { |found| assert_row_took(summary, found) }
+    summary["configs"].each { |config| assert_operator config.dig("rps", "median"), :>, 10, "jobs/s: #{config}" }
   end
 
   private

@@ -17,8 +17,9 @@ module Mallard
       TEXT
 
       MAX_REPEAT = Experiments::Compare::MAX_ROUNDS
-      # Runs a comparison may plan unless --max-runs says more: 20 rows of 3 repeats, a few hours at the defaults.
-      MAX_RUNS = 60
+      # Runs a comparison may plan unless --max-runs says more: 20 rows of 3 repeats and their runs with the agent, a
+      # few hours at the defaults.
+      MAX_RUNS = 80
       DEFAULT_BUDGET_S = 600
 
       def initialize(out:, err:, env:)
@@ -52,7 +53,7 @@ module Mallard
         @err.puts "mallard: comparing #{configs.join(', ')} × #{@cli[:repeat]} on #{Text.printable(target.describe)}"
         @err.puts "mallard: run directory #{Text.printable(run_dir.path)}"
         @err.puts "mallard: #{@measure.soak.cpu_layout.description}"
-        say_longest_run
+        say_longest_run(target)
         Experiments::Compare.new(target: target, options: @measure.soak, configs: configs, repeat: @cli[:repeat],
                                  run_dir: run_dir, reporter: reporter, command_line: ["compare", *argv],
                                  catalog: catalog,
@@ -62,8 +63,8 @@ module Mallard
 
       # How long the comparison will load, said before it starts: its rows crossed (configurations × Rubies × YJIT
       # modes) times --repeat, each run at least --duration (--until-decided: up to its budget), boots aside.
-      def say_longest_run
-        runs = planned_runs
+      def say_longest_run(target)
+        runs = planned_runs(target)
         budget = @measure.soak.until_decided
         if budget
           return @err.puts format("mallard: --until-decided: each run loads until it decides, at most %.0f s: up to " \
@@ -73,20 +74,29 @@ module Mallard
         duration = @measure.soak.duration
         return unless duration
 
-        @err.puts format("mallard: %d rows × %d repeats: %d runs of %.0f s of load, at least %.1f minutes with their " \
-                         "boots", runs / @cli[:repeat], @cli[:repeat], runs, duration, runs * duration / 60.0)
+        @err.puts format("mallard: %s: %d runs of %.0f s of load, at least %.1f minutes with their boots",
+                         plan(target), runs, duration, runs * duration / 60.0)
       end
 
-      # Every row crossed, times --repeat (--gc's rows, suggested once the baseline has run, not counted).
-      def planned_runs = configs.size * (@rubies&.size || 1) * (@yjit&.size || 1) * @cli[:repeat]
+      # Every row crossed (configurations × Rubies × YJIT modes), times --repeat, and once more each with the agent
+      # where the counted runs go without it (Experiments::Compare). --gc's rows, suggested once the baseline has run,
+      # are not counted.
+      def planned_runs(target) = rows * (@cli[:repeat] + (target.measurable_without_agent? ? 1 : 0))
+
+      def rows = configs.size * (@rubies&.size || 1) * (@yjit&.size || 1)
+
+      def plan(target)
+        with_agent = target.measurable_without_agent? ? " and one run each with the agent" : ""
+        "#{rows} rows × #{@cli[:repeat]} repeats#{with_agent}"
+      end
 
       # Crossed axes multiply: past --max-runs the comparison is refused before anything starts.
-      def check_planned_runs
-        runs = planned_runs
+      def check_planned_runs(target)
+        runs = planned_runs(target)
         return if runs <= @cli[:max_runs]
 
-        raise UsageError, "#{runs / @cli[:repeat]} rows × #{@cli[:repeat]} repeats is #{runs} runs, more than " \
-                          "--max-runs #{@cli[:max_runs]}: name fewer rows, or raise --max-runs to run them all"
+        raise UsageError, "#{plan(target)} is #{runs} runs, more than --max-runs #{@cli[:max_runs]}: name fewer " \
+                          "rows, or raise --max-runs to run them all"
       end
 
       # Every configuration in the catalog unless told otherwise, or with --config or --gc the baseline and those;
@@ -119,8 +129,8 @@ module Mallard
 
         validate!
         @yjit = yjit_axis
-        check_planned_runs
         target = @measure.target(app ? demo_operands(operands, command, app) : operands, command)
+        check_planned_runs(target)
         @measure.check_outputs!(@cli)
         target
       rescue OptionParser::ParseError, UsageError => e
@@ -203,7 +213,7 @@ module Mallard
           end
           opts.on("--repeat N", Integer, "runs per configuration (default 3)") { |v| @cli[:repeat] = v }
           opts.on("--max-runs N", Integer, "refuse a comparison that plans more runs than this, rows crossed times " \
-                                           "--repeat (default #{MAX_RUNS})") { |v| @cli[:max_runs] = v }
+                                           "--repeat, plus one each with the agent (default #{MAX_RUNS})") { |v| @cli[:max_runs] = v }
           opts.on("--until-resolved PCT", Float, "add interleaved repeats until every memory and CPU interval " \
                                                  "against the baseline is narrower than ±PCT points") do |v|
             @cli[:until_resolved] = v
