@@ -31,6 +31,18 @@ class CompareSentencesTest < Minitest::Test
     assert_match(/No figure moved beyond the runs' own noise\.\z/, words(agent_cost: quiet).agent_cost)
   end
 
+  # A row that failed because the app could not take the load says what load it would take, as a soak does.
+  def test_a_row_failed_on_saturation_says_what_load_the_app_would_take
+    saturation = Mallard::Summary::Saturation.new(timeouts: 40, timeout_s: 2, served_rps: 310.5, concurrency: 64,
+                                                  suggest_concurrency: 8, suggest_rate: 250)
+    config = Mallard::Summary::Config.new(name: "jemalloc", failed: "most requests failed", saturation: saturation)
+
+    assert_equal "failed: most requests failed; 40 of them timed out (no answer within 2 s): the app was saturated, " \
+                 "answering 310.5 req/s here to 64 connections; try `--concurrency 8` or `--rate 250`, or " \
+                 "`--concurrency auto` to find the load it serves", words.unmeasured(config)
+    assert_equal "unavailable: not run", words.unmeasured(Mallard::Summary::Config.new(name: "mimalloc"))
+  end
+
   def test_which_runs_the_figures_come_from
     assert_match(/\AFigures from runs with no mallard code in the app/, words(figures_from: "clean").figures_from)
     assert_match(/every run here carried the agent/, words(figures_from: "instrumented").figures_from)

@@ -47,6 +47,7 @@ module Mallard
         own = series(row.runs, metric)
         Summary::Config.new(
           name: row.name, available: row.available, verified: row.verified, failed: row.failed,
+          saturation: row.saturation,
           repeats: row.runs.size, unavailable_reason: row.unavailable_reason, output_tail: row.output_tail,
           **estimates(row.runs, own), errors: errors(row.runs), **verdicts(explaining(row)),
           invalid_runs: row.invalid_runs.size, deploy_effort: row.deploy_effort,

@@ -225,7 +225,7 @@ module Mallard
 
       def record(row, index, summary)
         return if summary.outcome.signalled? # the comparison stops; this run stays in its directory
-        return fail_row(row, summary.reason, []) unless summary.complete?
+        return fail_row(row, summary.reason, [], saturation: summary.saturation) unless summary.complete?
 
         not_taken = instrumented?(row) && not_taken(row.row, summary)
         return fail_row(row, not_taken, [], counted: true) if not_taken
@@ -307,11 +307,12 @@ module Mallard
 
       # A failed run with the agent leaves the row unexplained and the agent's cost a pair short; the row's counted
       # runs still stand. A configuration its run with the agent showed not taken fails the row (counted: true).
-      def fail_row(row, reason, output_tail, counted: false)
+      # saturation: the load was more than the app could take (Summary::Saturation), kept for what it would take.
+      def fail_row(row, reason, output_tail, counted: false, saturation: nil)
         if row.is_a?(Instrumented) && !counted
           instrumented_lost(row, reason)
         else
-          row.row.failure = { reason: reason, output_tail: output_tail }
+          row.row.failure = { reason: reason, output_tail: output_tail, saturation: saturation }
         end
         @reporter.run_failed(label: row.label, reason: reason)
       end
@@ -342,7 +343,7 @@ module Mallard
                          deploy_effort: Allocators::DeployEffort.of(row, baseline: @rows.first),
                          ruby: row.ruby&.to_h, yjit: row.yjit, invalid_runs: row.invalid_runs,
                          settings_checks: row.checks, settings: allocator.settings, base: allocator.base,
-                         instrumented_runs: row.instrumented)
+                         instrumented_runs: row.instrumented, saturation: row.failure&.dig(:saturation))
       end
 
       def write_meta

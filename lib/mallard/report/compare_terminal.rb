@@ -71,9 +71,7 @@ module Mallard
       end
 
       def unmeasured(config)
-        why = "unavailable: #{config.unavailable_reason || 'not run'}"
-        why = "failed: #{config.failed}" if config.failed # quotes the subject's command
-        "#{Text.printable(config.name).ljust(15)} #{@color.dim(Text.printable(why))}"
+        "#{Text.printable(config.name).ljust(15)} #{@color.dim(Text.printable(@sentences.unmeasured(config)))}"
       end
 
       def format_row(cells, widths)

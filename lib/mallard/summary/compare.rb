@@ -43,11 +43,12 @@ module Mallard
     # can be written from the summary alone (Report::DeploySnippets).
     # runs: the counted runs, without the agent where the comparison's figures_from is "clean"; instrumented_runs:
     # then its run with the agent, which verified the configuration inside the process and explains the figures
-    # (verdicts, live set, ledger).
+    # (verdicts, live set, ledger). saturation: failed because the app could not take the load, and what it would
+    # take (as a soak's).
     Row = Value.define(:name, :allocator, :available, :unavailable_reason, :verified, :failed, :output_tail,
                        :deploy_effort, :ruby, :yjit, :settings, :base,
                        runs: [RunFigures], invalid_runs: [RunFigures], settings_checks: [SettingCheck],
-                       instrumented_runs: [RunFigures])
+                       instrumented_runs: [RunFigures], saturation: Saturation)
 
     # A configuration against the baseline: memory, req/s and p99 as % changes with 95% intervals, and why
     # there are no intervals when there are none.
@@ -63,11 +64,11 @@ module Mallard
     # had several processes); verdicts the memory verdict of each run that explains it (its run with the agent where
     # the counted runs had none, else each counted run), live_set_verdicts its live set's; ledger_kb: the memory
     # ledger's parts, each the median over those runs, KiB by part name (nil: no run had a ledger), so the table shows
-    # which part a configuration shrank.
+    # which part a configuration shrank. failed, saturation: as its Row's.
     Config = Value.define(:name, :available, :verified, :failed, :repeats, :errors, :unavailable_reason,
                           :output_tail, :verdicts, :invalid_runs, :live_set_verdicts, :deploy_effort, :ledger_kb,
-                          steady_rss_kb: Estimate, peak_rss_kb: Estimate, rps: Estimate, latency_ms: Latency,
-                          cpu_ms_per_request: Estimate, vs_baseline: Versus)
+                          saturation: Saturation, steady_rss_kb: Estimate, peak_rss_kb: Estimate, rps: Estimate,
+                          latency_ms: Latency, cpu_ms_per_request: Estimate, vs_baseline: Versus)
 
     # One figure's change of a configuration against another, resolved: figure is "memory", "rate", "latency" or
     # "cpu" (Report::Words names each for the run's unit of work), pct and its 95% interval.

@@ -61,11 +61,7 @@ module Mallard
            tally(config.verdicts), tally(config.live_set_verdicts)]
         end
 
-        def why_unmeasured(config)
-          return "failed: #{config.failed}" if config.failed
-
-          "unavailable: #{config.unavailable_reason || 'not run'}"
-        end
+        def why_unmeasured(config) = @sentences.unmeasured(config)
       end
     end
   end

@@ -16,7 +16,13 @@ module Mallard
         "no_majors" => "no major GC of the app's ran under load, so no page would be freed",
         "malloc_triggered" => "%<malloc_gcs>s of %<runs>s GCs were triggered by malloc'ed memory passing its limit",
         "few_malloc_gcs" => "%<malloc_gcs>s of %<runs>s GCs were triggered by malloc'ed memory, under a fifth",
-        "no_gc_figures" => "the baseline's GC could not be read (its soak did not complete), so nothing was suggested"
+        "no_gc_figures" => "the baseline's GC could not be read (its soak did not complete), so nothing was suggested",
+        "boot_left_heap" => "%<live_pct>s%% of the %<slots_start>s slots the heap held as the load began were live " \
+                            "at its end: the boot left far more than the app keeps",
+        "old_uncollected" => "no major GC of the app's ran under load, so the %<old_start>s old objects the boot " \
+                             "left were never collected; a full GC once it has booted frees those that are garbage",
+        "boot_heap_kept" => "the boot left no more heap than the app keeps, and major GCs ran under load",
+        "no_boot_hook" => "mallard runs a line after boot only in a Rack app it serves with Puma"
       }.freeze
 
       # @param summary [Summary::Compare]
@@ -57,6 +63,7 @@ module Mallard
       def gc_finding(found)
         why = GC_FINDINGS.fetch(found.finding) { found.finding }
         figures = found.figures.to_h.transform_keys(&:to_sym)
+                       .transform_values { |figure| figure.is_a?(Integer) ? grouped(figure) : figure }
         figures[:live_pct] = (figures[:live_share].to_f * 100).round
         format(why, **figures.slice(*why.scan(/%<(\w+)>/).flatten.map(&:to_sym)))
       end
@@ -106,6 +113,14 @@ module Mallard
         return agent_unmeasured(cost.unmeasured) if cost.unmeasured
 
         "The agent's cost here (#{agent_pairs(cost)}): #{agent_changes(cost)}. #{agent_reading(cost)}"
+      end
+
+      # Why a configuration has no figures: its failure (with what load a saturated app would take), or why it was not
+      # run. Quotes the subject's command.
+      def unmeasured(config)
+        return "unavailable: #{config.unavailable_reason || 'not run'}" unless config.failed
+
+        "failed: #{[config.failed, SoakSentences.saturation(config.saturation)].compact.join('; ')}"
       end
 
       # The memory figure the table compares.

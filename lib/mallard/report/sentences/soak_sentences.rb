@@ -28,8 +28,11 @@ module Mallard
       end
 
       # A saturated app: what timed out, what it served, and what to run instead.
-      def saturation
-        found = @summary.saturation
+      def saturation = SoakSentences.saturation(@summary.saturation)
+
+      # A saturated app's words, for a soak and for a comparison's row that failed so; nil without one.
+      # @param found [Summary::Saturation, nil]
+      def self.saturation(found)
         return unless found
 
         instead = [("--concurrency #{found.suggest_concurrency}" if found.suggest_concurrency),
