@@ -28,6 +28,15 @@ class SoakSentencesTest < Minitest::Test
     assert_nil Mallard::Report::SoakSentences.new(Mallard::Summary::Soak.new(status: "complete")).reason
   end
 
+  # A soak keeps the agent (its purpose is the explanation) and says so; a run without it (no ledger) says nothing.
+  def test_a_soak_with_the_agent_says_its_figures_carry_it
+    with = Mallard::Summary::Soak.new(status: "complete", ledger: Mallard::Summary::Ledger.new)
+
+    assert_match(/\Amallard's agent ran inside the app for this explanation/,
+                 Mallard::Report::SoakSentences.new(with).instrumented)
+    assert_nil Mallard::Report::SoakSentences.new(Mallard::Summary::Soak.new(status: "complete")).instrumented
+  end
+
   private
 
   def words(saturation)

@@ -42,7 +42,7 @@ module Mallard
         gc = [["GC", @gc.gc], ["Live set", @gc.live_set]]
         memory = [["Memory", memory_lines], ["Ledger", ledger_lines]]
         rest = [["Script", script_line], ["Load", load_line], ["Jobs", job_lines], ["App", app_line], ["Flags", flags],
-                ["Run", [run_dir, skipped_line, @summary.cpu_layout&.description]]]
+                ["Run", [run_dir, skipped_line, @summary.cpu_layout&.description, @sentences.instrumented]]]
         overall = [["Verdict", [conclusion, UntilDecidedSentences.ending(@summary.until_decided)]]]
         @gc_first ? overall + gc + memory + rest : overall + memory + gc.reverse + rest
       end

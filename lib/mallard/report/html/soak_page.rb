@@ -50,7 +50,7 @@ module Mallard
           end
           skipped = @summary.skipped_lines.to_i
           notes << "#{skipped} damaged sample line#{'s' unless skipped == 1} skipped." if skipped.positive?
-          notes
+          [*notes, @sentences.instrumented].compact
         end
 
         # A job worker's load is its jobs.

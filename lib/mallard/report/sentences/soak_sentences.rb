@@ -18,7 +18,18 @@ module Mallard
       # Every sentence this summary gives, for a check that each view shows them all.
       def all
         [saturation, conclusion, memory_slope, memory_hint, memory_basis, live_set_slope, live_set_hint, live_set_basis,
-         ledger, ledger_pss, gc_runs, gc_pauses, *gc.causes.map(&:last), gc_correlation, *gc_settings, ramp].compact
+         ledger, ledger_pss, gc_runs, gc_pauses, *gc.causes.map(&:last), gc_correlation, *gc_settings, ramp,
+         instrumented].compact
+      end
+
+      # A soak keeps mallard's agent in the app, since its purpose is the explanation, and says so: its absolute req/s
+      # and CPU carry the agent's cost, which compare measures and keeps out of its figures. nil for a run without it
+      # (no ledger: the agent reads it).
+      def instrumented
+        return unless @summary.ledger
+
+        "mallard's agent ran inside the app for this explanation (ledger, GC, live set); its req/s and CPU carry the " \
+          "agent's cost, which `mallard compare` measures and keeps out of its figures."
       end
 
       # How the run ended, in its own words, and for a load that failed on timeouts that the app was saturated, and
