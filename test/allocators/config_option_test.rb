@@ -36,8 +36,36 @@ class ConfigOptionTest < Minitest::Test
                  config.verify(detection, {}).join)
   end
 
+  # A setting that is code: after_boot=warmup or compact, alone or beside variables, none of them in the environment.
+  def test_an_action_after_boot_is_a_setting_of_its_own
+    alone = parse("warm=after_boot=warmup")
+    beside = parse("x=jemalloc,MALLOC_CONF=dirty_decay_ms:1000,narenas:2,after_boot=compact," \
+                   "RUBY_GC_HEAP_GROWTH_FACTOR=1.1")
+
+    assert_equal ["warmup", {}, "glibc"], [alone.after_boot, alone.settings, alone.base]
+    assert_equal Mallard::Allocators::DeployEffort::APP_CODE, alone.deploy_effort
+    assert_includes alone.summary, "with Process.warmup after boot"
+    assert_equal "compact", beside.after_boot
+    assert_equal({ "MALLOC_CONF" => "dirty_decay_ms:1000,narenas:2", "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.1" },
+                 beside.settings)
+    refute beside.env.key?("after_boot")
+    assert_equal Mallard::Allocators::DeployEffort::LIBRARY, beside.deploy_effort
+  end
+
+  # Refused before any row runs, with what that Ruby can do instead.
+  def test_an_action_the_ruby_lacks_is_refused_naming_the_one_it_has
+    row = Struct.new(:label, :allocator).new("warm", parse("warm=after_boot=warmup"))
+    lacking = Mallard::Summary::SettingCheck.new(name: "after_boot", value: "warmup", status: "unread",
+                                                 instead: "compact")
+
+    assert_equal "warm: after_boot=warmup cannot run in this Ruby: it has no Process.warmup; after_boot=compact " \
+                 "(GC.start(full_mark: true, immediate_sweep: true); GC.compact) is what it can do — nothing was run",
+                 Mallard::Allocators::ConfigOption.refusal([[row, lacking]])
+  end
+
   def test_what_cannot_be_a_configuration_is_refused
     { "nameonly" => /NAME=\[BASE,\]VAR=VALUE/, "glibc=MALLOC_ARENA_MAX=4" => /mallard has already/,
+      "x=after_boot=later" => /after_boot takes warmup or compact, not "later"/,
       "x=jemalloc" => /names no variable/, "x=lower=1" => /not an environment variable's name/,
       "x=LD_PRELOAD=/tmp/lib.so" => /for the base configuration to set/, "x=nope,A=1" => /unknown allocator 'nope'/,
       "x=RUBY_GC_HEAP_GROWTH_FACTOR=1 2" => /value may hold only letters, digits/, "x=A=$(id)" => /value may hold/ }

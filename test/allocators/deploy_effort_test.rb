@@ -17,7 +17,7 @@ class DeployEffortTest < Minitest::Test
     efforts = %w[glibc glibc-arena2 glibc-trim jemalloc].to_h { |name| [name, @catalog.fetch(name).deploy_effort] }
 
     assert_equal({ "glibc" => DeployEffort::NOTHING, "glibc-arena2" => DeployEffort::ENVIRONMENT,
-                   "glibc-trim" => DeployEffort::MALLARD_FILE, "jemalloc" => DeployEffort::LIBRARY }, efforts)
+                   "glibc-trim" => DeployEffort::APP_CODE, "jemalloc" => DeployEffort::LIBRARY }, efforts)
   end
 
   def test_another_ruby_is_the_most_and_yjit_turned_on_a_variable

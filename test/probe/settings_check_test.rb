@@ -9,6 +9,7 @@ class SettingsCheckTest < Minitest::Test
   Check = Mallard::Probe::SettingsCheck
   SETTINGS = { "RUBY_GC_HEAP_INIT_SLOTS" => "2000000", "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.1",
                "RUBY_GC_HEAP_FREE_SLOTS" => "-5", "RUBY_GC_MALLOC_LIMIT" => "lots", "RUBY_GC_NO_SUCH" => "1" }.freeze
+  FOUR = %i[name value status instead].freeze
 
   def statuses(checks) = checks.to_h { |check| [check.name, check.status] }
 
@@ -57,5 +58,16 @@ class SettingsCheckTest < Minitest::Test
 
   def test_settings_nothing_checks_start_no_ruby
     assert_empty Check.call(ruby: "/nonexistent/ruby", settings: { "MALLOC_ARENA_MAX" => "2" }, malloc: "glibc")
+  end
+
+  # An action after boot is code: the Ruby is asked whether it has the method, and one it lacks names what it can do.
+  def test_an_action_after_boot_is_asked_of_the_ruby
+    on31 = Check.call(ruby: RbConfig.ruby, settings: {}, malloc: "glibc", after_boot: "warmup")
+    on33 = Check.call(ruby: Rubies.path(Rubies::STOCK), settings: { "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.1" },
+                      malloc: "glibc", after_boot: "warmup")
+
+    assert_equal([%w[after_boot warmup unread compact]], on31.map { |check| check.to_h.values_at(*FOUR) })
+    assert_equal({ "RUBY_GC_HEAP_GROWTH_FACTOR" => "read", "after_boot" => "read" }, statuses(on33))
+    assert Check.call(ruby: RbConfig.ruby, settings: {}, malloc: "glibc", after_boot: "compact").all?(&:taken?)
   end
 end

@@ -6,7 +6,8 @@ module Mallard
   module Agent
     # The app's Ruby as seen from inside, for a "ruby" line of agent.jsonl: its version, whether YJIT is on —
     # which only the process itself knows, since Rails 7.2+ turns it on from an initializer — and what YJIT
-    # holds (its code region and its own allocations). Written when the agent starts and when the process ends.
+    # holds (its code region and its own allocations), and how many times its heap was compacted (an action after boot
+    # compacts it: Allocators::AfterBoot). Written when the agent starts and when the process ends.
     module RubyState
       module_function
 
@@ -19,7 +20,14 @@ module Mallard
 
       def read
         on = (defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled?) || false
-        { version: RUBY_VERSION, yjit: on, **(on ? yjit_memory : {}) }
+        { version: RUBY_VERSION, yjit: on, compact_count: compactions, **(on ? yjit_memory : {}) }
+      end
+
+      # nil where the GC does not count them (GC.stat's keys differ between GC builds).
+      def compactions
+        GC.stat(:compact_count)
+      rescue ArgumentError
+        nil
       end
 
       # runtime_stats gives these without --yjit-stats (Ruby 3.3: code_region_size, yjit_alloc_size).

@@ -20,6 +20,9 @@ module Mallard
       #   catalog's own
       attr_reader :base
 
+      # @return [String, nil] the line it runs once the app has booted: "warmup" or "compact" (AfterBoot); nil: none
+      attr_reader :after_boot
+
       # @param malloc [String] the allocator detection must find in the process
       # @param settings [Hash] environment variables besides LD_PRELOAD
       # @param sonames [Array<String>] the library to preload, preferred name first; none for glibc
@@ -27,11 +30,12 @@ module Mallard
       # @param requires [String, nil] a file of mallard's the Ruby process must load (-r in RUBYOPT)
       # @param extension [String, nil] the path suffix that shows in the process's maps once it has
       def initialize(name:, summary:, malloc:, finder:, settings: {}, sonames: [], packages: {}, blocked: nil,
-                     requires: nil, extension: nil, base: nil)
+                     requires: nil, extension: nil, base: nil, after_boot: nil)
         @definition = { name: name, summary: summary, malloc: malloc, finder: finder, settings: settings,
                         sonames: sonames, packages: packages, blocked: blocked, requires: requires,
-                        extension: extension, base: base }
+                        extension: extension, base: base, after_boot: after_boot }
         @base = base
+        @after_boot = after_boot
         @name = name
         @summary = summary
         @malloc = malloc
@@ -60,20 +64,25 @@ module Mallard
                                               "glibc's own limit there)")
       end
 
-      # This configuration with more environment variables, under a name of its own (compare --config).
-      # @param more [Hash{String=>String}] variables to set on top of this configuration's
+      # This configuration with more environment variables, under a name of its own (compare --config), and an action
+      # once the app has booted where they name one (AfterBoot::SETTING).
+      # @param more [Hash{String=>String}] variables to set on top of this configuration's, and after_boot
       # @param summary [String, nil] what it is, where the variables added do not say (none added); nil: they do
       def configured(name, more, summary: nil)
-        added = more.map { |variable, value| "#{variable}=#{value}" }.join(" ")
-        Allocator.new(**@definition, name: name, settings: settings.merge(more), base: base || self.name,
-                                     summary: summary || "#{self.summary}; with #{added}")
+        variables, action = AfterBoot.split(more)
+        added = variables.map { |variable, value| "#{variable}=#{value}" }
+        added << "#{AfterBoot.code(action)} after boot" if action
+        Allocator.new(**@definition, name: name, settings: settings.merge(variables), base: base || self.name,
+                                     after_boot: action || after_boot,
+                                     summary: summary || "#{self.summary}; with #{added.join(' ')}")
       end
 
       # How much a deployment must change to run this configuration (DeployEffort): nothing, an environment
-      # variable, a file of mallard's loaded into the app, a library to install and preload.
+      # variable, a line in the app's code (a file of mallard's required, an action after boot), a library to install
+      # and preload.
       def deploy_effort
         return DeployEffort::LIBRARY unless sonames.empty?
-        return DeployEffort::MALLARD_FILE unless ruby_requires.empty?
+        return DeployEffort::APP_CODE unless ruby_requires.empty? && after_boot.nil?
 
         settings.empty? ? DeployEffort::NOTHING : DeployEffort::ENVIRONMENT
       end

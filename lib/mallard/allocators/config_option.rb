@@ -6,10 +6,13 @@ module Mallard
     # catalog's (glibc unless another is named first): `gc-cap=RUBY_GC_HEAP_GROWTH_FACTOR=1.1` runs glibc with that
     # variable, `je-decay=jemalloc,MALLOC_CONF=dirty_decay_ms:1000,narenas:2` jemalloc with that MALLOC_CONF. A new
     # variable starts where a comma is followed by an upper-case NAME=, so MALLOC_CONF's own commas stay in its value.
+    # One setting is code rather than environment, written as a variable is, in lower case: after_boot=warmup or
+    # after_boot=compact, a line the app runs once it has booted (AfterBoot), alone (`warm=after_boot=warmup`) or
+    # beside variables.
     module ConfigOption
       NAME = /\A[A-Za-z0-9][A-Za-z0-9._+-]*\z/
       VARIABLE = /\A[A-Z_][A-Z0-9_]*\z/
-      SPLIT = /,(?=[A-Z_][A-Z0-9_]*=)/
+      SPLIT = /,(?=(?:[A-Z_][A-Z0-9_]*|#{AfterBoot::SETTING})=)/
       # The base configuration chooses the allocator's library, and mallard loads its own files through RUBYOPT.
       RESERVED = %w[LD_PRELOAD RUBYOPT].freeze
 
@@ -30,10 +33,12 @@ module Mallard
       end
 
       def settings(text, pairs)
-        refuse(text, "it names no variable to set") if pairs.empty?
+        refuse(text, "it names no variable to set, nor #{AfterBoot::SETTING}") if pairs.empty?
 
         pairs.to_h do |pair|
           variable, value = pair.split("=", 2)
+          next after_boot(text, value) if variable == AfterBoot::SETTING
+
           refuse(text, "#{variable} is not an environment variable's name") unless variable.match?(VARIABLE)
           refuse(text, "#{variable} is for the base configuration to set") if RESERVED.include?(variable)
           # Its deploy snippets (Report::DeploySnippets) print the value as it is, unquoted.
@@ -43,6 +48,12 @@ module Mallard
 
           [variable, value]
         end
+      end
+
+      def after_boot(text, action)
+        return [AfterBoot::SETTING, action] if AfterBoot::CODE.key?(action)
+
+        refuse(text, "#{AfterBoot::SETTING} takes #{AfterBoot::CODE.keys.join(' or ')}, not #{action.inspect}")
       end
 
       # Why a comparison's rows are refused before any runs: each setting its Ruby or allocator would not take.
@@ -64,9 +75,18 @@ module Mallard
       end
 
       def unread(check, allocator)
+        return missing(check) if check.name == AfterBoot::SETTING
         return "is not read by this Ruby" unless check.name == Probe::SettingsCheck::MALLOC_CONF
 
         "is read by jemalloc only, and #{allocator.name} runs #{allocator.malloc}"
+      end
+
+      # An action after boot this Ruby cannot run, and the one it can.
+      def missing(check)
+        said = "cannot run in this Ruby: it has no #{AfterBoot::NEEDS.fetch(check.value)}"
+        return said unless check.instead
+
+        "#{said}; #{AfterBoot::SETTING}=#{check.instead} (#{AfterBoot.code(check.instead)}) is what it can do"
       end
 
       # Ruby's "RUBY_GC_HEAP_%d_INIT_SLOTS" as the names to set: one per slot pool (five on 3.3 and 3.4).
@@ -74,7 +94,7 @@ module Mallard
 
       def refuse(text, why) = raise(UsageError, "--config #{text}: #{why}")
 
-      private_class_method :settings, :not_taken, :unread, :pools, :refuse
+      private_class_method :settings, :after_boot, :not_taken, :unread, :missing, :pools, :refuse
     end
   end
 end

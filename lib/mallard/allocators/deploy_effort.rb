@@ -7,7 +7,8 @@ module Mallard
     module DeployEffort
       NOTHING = 0
       ENVIRONMENT = 1
-      MALLARD_FILE = 2
+      # A line in the app's code: a file of mallard's required (glibc-trim), or an action after boot (AfterBoot).
+      APP_CODE = 2
       LIBRARY = 3
       RUBY_CHANGE = 4
 

@@ -12,7 +12,9 @@ module Mallard
       # @return [Hash{String=>Object}] yjit_at_boot, yjit_at_end (true/false; nil when no process said),
       #   yjit_code_region_bytes and yjit_alloc_bytes (nil where YJIT was off or the Ruby does not say),
       #   gc_timeline (the agent's per-GC source) and gc_hooks_unavailable (why it is not the hooks),
-      #   jemalloc_options (jemalloc's options as the process took them; nil under another allocator)
+      #   jemalloc_options (jemalloc's options as the process took them; nil under another allocator),
+      #   compact_count_at_end (the most compactions any process had at its end: an action after boot compacts in the
+      #   process that loaded the app, the master or each worker; nil where none said)
       def inside(states)
         boot = states.find { |state| state.at == "boot" }
         ends = states.select { |state| state.at == "end" }.group_by(&:pid).values.map(&:last)
@@ -20,7 +22,8 @@ module Mallard
         { "yjit_at_boot" => boot&.yjit, "yjit_at_end" => main&.yjit, "gc_timeline" => boot&.gc_timeline,
           "gc_hooks_unavailable" => boot&.hooks_unavailable, "jemalloc_options" => boot&.jemalloc_options,
           "yjit_code_region_bytes" => total(ends, :yjit_code_region_bytes),
-          "yjit_alloc_bytes" => total(ends, :yjit_alloc_bytes) }
+          "yjit_alloc_bytes" => total(ends, :yjit_alloc_bytes),
+          "compact_count_at_end" => ends.filter_map(&:compact_count).max }
       end
 
       def total(states, field)

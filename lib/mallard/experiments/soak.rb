@@ -72,7 +72,7 @@ module Mallard
 
       # Up and verified, or the reason it is not, in meta.json before the error reaches the user.
       def boot
-        @subject = @target.command(env: subject_env, run_dir: @run_dir) # a job worker's Redis starts here
+        @subject = @target.command(env: subject_env, run_dir: @run_dir, **after_boot) # a job worker's Redis starts here
         refuse_port_in_use
         write_meta
         start_pinned.wait_until_up(timeout: @options.boot_timeout, waiting_for: @target.method(:waiting_for)) do
@@ -125,6 +125,13 @@ module Mallard
                                          requires: allocator ? allocator.ruby_requires : [],
                                          ruby: @options.subject_ruby.subject_env)
                                   .merge(@options.yjit_env).merge(@ticker&.env || {})
+      end
+
+      # The configuration's action once the app has booted, for a target that runs one (Target::RackApp); compare
+      # refuses one for any other before anything runs (Allocators::AfterBoot.check_target).
+      def after_boot
+        action = @options.allocator && @catalog.fetch(@options.allocator).after_boot
+        action ? { after_boot: action } : {}
       end
 
       # A configuration that did not take effect is an error, never a result. A script is "up" the

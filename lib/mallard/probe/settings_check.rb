@@ -10,7 +10,9 @@ module Mallard
     # because it must be greater than 0.", "invalid string for NAME: abc", and on 3.3 "The environment variable
     # RUBY_GC_HEAP_INIT_SLOTS is deprecated; use environment variables RUBY_GC_HEAP_%d_INIT_SLOTS instead"), and says
     # nothing of a variable it does not read. jemalloc prints each MALLOC_CONF pair it rejects ("<jemalloc>: Invalid
-    # conf pair: …"), and no other allocator reads MALLOC_CONF at all. One check is one start of that Ruby.
+    # conf pair: …"), and no other allocator reads MALLOC_CONF at all. One check is one start of that Ruby. An action
+    # after boot (Allocators::AfterBoot) is code: the Ruby is asked, in a start of its own, which of the methods they
+    # need it has.
     module SettingsCheck
       GC_VARIABLE = /\ARUBY_GC_\w+\z/
       MALLOC_CONF = "MALLOC_CONF"
@@ -30,8 +32,14 @@ module Mallard
       # @param settings [Hash{String=>String}] the configuration's variables
       # @param malloc [String] the allocator the process will run under ("jemalloc" reads MALLOC_CONF)
       # @param preload [String, nil] the allocator's library, preloaded as the rows will
-      # @return [Array<Summary::SettingCheck>] one per RUBY_GC_* variable and MALLOC_CONF; empty without any
-      def call(ruby:, settings:, malloc:, preload: nil)
+      # @param after_boot [String, nil] the configuration's action once the app has booted
+      # @return [Array<Summary::SettingCheck>] one per RUBY_GC_* variable and MALLOC_CONF, and one for the action
+      #   after boot; empty without any
+      def call(ruby:, settings:, malloc:, preload: nil, after_boot: nil)
+        variables(ruby, settings, malloc, preload) + (after_boot ? [action(ruby, after_boot)] : [])
+      end
+
+      def variables(ruby, settings, malloc, preload)
         checked = checked(settings)
         return [] if checked.empty?
 
@@ -55,6 +63,26 @@ module Mallard
         raise Error, "#{ruby} did not run with the settings to check them (#{status}): #{out.lines.last(2).join.strip}"
       rescue SystemCallError => e
         raise Error, "could not start #{ruby} to check the settings: #{e.message}"
+      end
+
+      # Whether the Ruby has what the action needs ("read"), or not ("unread", instead: an action it can run, if any).
+      def action(ruby, after_boot)
+        has = actions(ruby)
+        return check(Allocators::AfterBoot::SETTING, after_boot, "read") if has.include?(after_boot)
+
+        check(Allocators::AfterBoot::SETTING, after_boot, "unread", instead: has.first)
+      end
+
+      # The actions after boot this Ruby has the methods for.
+      def actions(ruby)
+        needs = Allocators::AfterBoot::NEEDS
+        asked = needs.values.map { |method| "#{method.sub('.', '.respond_to?(:')})" }
+        out, status = Open3.capture2e(CLEAN, ruby, "--disable-gems", "-e", "puts #{asked.join(', ')}")
+        return needs.keys.zip(out.split).select { |_, answer| answer == "true" }.map(&:first) if status.success?
+
+        raise Error, "#{ruby} did not run to check its actions after boot: #{out.lines.last(2).join.strip}"
+      rescue SystemCallError => e
+        raise Error, "could not start #{ruby} to check its actions after boot: #{e.message}"
       end
 
       # Read, set aside (with Ruby's reason), deprecated for another name, or not read by this Ruby at all.
@@ -89,7 +117,7 @@ module Mallard
         Summary::SettingCheck.new(name: name, value: value, status: status, **found)
       end
 
-      private_class_method :said, :gc_variable, :read, :malloc_conf, :check
+      private_class_method :variables, :action, :actions, :said, :gc_variable, :read, :malloc_conf, :check
     end
   end
 end

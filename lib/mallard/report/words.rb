@@ -23,7 +23,7 @@ module Mallard
       # A summary's metric names for the unit of work's figures.
       WORK_METRICS = { "rps" => :rate, "p99_ms" => :latency, "cpu_ms_per_request" => :cpu }.freeze
       # What each deploy effort (Allocators::DeployEffort's levels, by index) asks of a deployment.
-      DEPLOYS = ["nothing to change", "an environment variable", "a file of mallard's loaded into the app",
+      DEPLOYS = ["nothing to change", "an environment variable", "a line in the app's code",
                  "a library to install and preload", "another Ruby to install"].freeze
       # The ledger's parts as a stacked line names them, in the ledger's order.
       LEDGER_SHORT = { Analysis::LedgerParts::LIVE => "ruby live", Analysis::LedgerParts::FREE_SLOTS => "ruby free",

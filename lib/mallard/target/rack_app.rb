@@ -4,8 +4,10 @@ require "net/http"
 
 module Mallard
   module Target
-    # A directory holding config.ru (Rails included), served by Puma on a free 127.0.0.1 port
-    # through a generated rackup that wraps the app in the agent's middleware.
+    # A directory holding config.ru (Rails included), served by Puma on a free 127.0.0.1 port: the app's own config.ru,
+    # or a generated rackup that loads it and wraps it in the agent's middleware, runs an action once it has booted
+    # (Allocators::AfterBoot), or both. Puma is given no config file, so it reads the app's own
+    # (config/puma/production.rb or config/puma.rb) as it would in production.
     class RackApp
       # Beyond these a count is a typo, not a configuration: each worker is a whole copy of the app,
       # and a thread more than the connections mallard opens only waits.
@@ -37,6 +39,9 @@ module Mallard
       # agent costs, Experiments::Compare).
       def measurable_without_agent? = true
 
+      # The rackup Puma loads is mallard's to write: a line after the app's config.ru runs once the app has booted.
+      def after_boot? = true
+
       # Scrubbed: stored in meta.json and summaries, while @dir keeps its bytes to run the app in.
       def describe
         details = ["#{@threads} threads", "#{@workers} workers", @bundle.describe, @user.describe].compact
@@ -45,13 +50,14 @@ module Mallard
 
       # @param run_dir [Run::Directory] where the generated rackup, any generated Gemfile and the
       #   server's log go
-      def command(env:, run_dir:)
+      # @param after_boot [String, nil] the action to run once the app has booted (Allocators::AfterBoot)
+      def command(env:, run_dir:, after_boot: nil)
         port = FreePort.pick
         @url = "http://127.0.0.1:#{port}/"
         bundle_env = @bundle.prepare(run_dir)
         @log_path = run_dir.file("subject.log")
         @user.prepare(run_dir)
-        rackup = env["MALLARD_AGENT_OUT"] ? rackup(run_dir) : File.join(@dir, "config.ru") # the agent's, when on
+        rackup = rackup(run_dir, agent: !env["MALLARD_AGENT_OUT"].nil?, after_boot: after_boot)
         Command.new(server_argv(port, rackup), env: env.merge(bundle_env, @user.env), chdir: @dir,
                                                log_path: @log_path,
                                                spawn_options: @user.spawn_options)
@@ -99,10 +105,13 @@ module Mallard
         0
       end
 
-      def rackup(run_dir)
-        path = run_dir.file("mallard.ru")
-        Rackup.write(path, app_config_ru: File.join(@dir, "config.ru"))
-        path
+      # The app's own config.ru when mallard adds nothing to it.
+      def rackup(run_dir, agent:, after_boot:)
+        config_ru = File.join(@dir, "config.ru")
+        return config_ru unless agent || after_boot
+
+        Rackup.write(run_dir.file("mallard.ru"), app_config_ru: config_ru, agent: agent,
+                                                 after_boot: after_boot && Allocators::AfterBoot.code(after_boot))
       end
 
       def server_argv(port, rackup)

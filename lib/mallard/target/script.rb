@@ -15,6 +15,8 @@ module Mallard
       def url = nil
       # No load: nothing of the agent's cost to measure a run without it on.
       def measurable_without_agent? = false
+      # A script is not a server that boots before it serves: there is no "after boot" for a line to run at.
+      def after_boot? = false
 
       # Scrubbed for meta.json and summaries; the command run keeps its bytes.
       def describe

@@ -32,6 +32,9 @@ module Mallard
       # agent costs, Experiments::Compare).
       def measurable_without_agent? = true
 
+      # The command boots the app as it will: mallard has no place in it for a line to run after boot.
+      def after_boot? = false
+
       # Scrubbed for meta.json and summaries; the command run keeps its bytes. Once a port is chosen, the
       # command as it was run, never a literal {port}.
       def describe

@@ -34,6 +34,9 @@ module Mallard
       def url = nil
       # Its jobs are counted by mallard's agent inside the worker: without it there is nothing to measure.
       def measurable_without_agent? = false
+      # The worker's command (sidekiq -r …) loads the app as it will: mallard has no place in it for a line to run
+      # after boot.
+      def after_boot? = false
 
       # Scrubbed for meta.json and summaries; the command run keeps its bytes.
       def describe
