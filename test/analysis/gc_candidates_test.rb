@@ -8,11 +8,13 @@ require_relative "../support/rubies"
 class GcCandidatesTest < Minitest::Test
   Candidates = Mallard::Analysis::GcCandidates
 
-  def gc(pages: [100, 100], live: 200_000, available: 300_000, major: 0, major_by: {}, minor_by: {}, runs: 40)
+  def gc(pages: [100, 100], live: 200_000, available: 300_000, major: 0, major_by: {}, minor_by: {}, runs: 40,
+         available_start: available, old: 150_000)
     Mallard::Summary::Gc.new(runs: runs, major: major, minor: runs - major, major_by: major_by, minor_by: minor_by,
                              heap_allocated_pages: Mallard::Summary::Span.new(start: pages.first, end: pages.last),
                              heap_live_slots: Mallard::Summary::Span.new(start: live / 2, end: live),
-                             heap_available_slots: Mallard::Summary::Span.new(start: available, end: available))
+                             heap_available_slots: Mallard::Summary::Span.new(start: available_start, end: available),
+                             old_objects: Mallard::Summary::Span.new(start: old, end: old))
   end
 
   def by_name(suggestions) = suggestions.to_h { |found| [found.name, found] }
@@ -64,18 +66,50 @@ class GcCandidatesTest < Minitest::Test
     suggested = Candidates.call(gc(pages: [1, 2], major: 1, minor_by: { "malloc" => 40 }))
 
     assert_equal 3, suggested.count(&:suggested)
-    variables = suggested.flat_map { |found| found.settings.keys }
+    variables = suggested.select(&:suggested).flat_map { |found| found.settings.keys }
     assert_empty variables - Mallard::Analysis::GcSettings::COMMON
   end
 
-  # Read as given by the Rubies themselves: Ruby takes the free-slot ratios only in order (min < goal < max).
+  # Read as given by the Rubies themselves: Ruby takes the free-slot ratios only in order (min < goal < max); a full
+  # GC and compact after boot, every one of them.
   def test_every_suggested_set_is_taken_by_the_rubies_themselves
-    settings = Candidates.call(gc(pages: [1, 2], major: 1, minor_by: { "malloc" => 40 })).map(&:settings)
+    suggested = Candidates.call(gc(pages: [1, 2], major: 1, minor_by: { "malloc" => 40 }, available_start: 900_000),
+                                after_boot: "compact").select(&:suggested)
+    assert_equal 4, suggested.size
 
-    [RbConfig.ruby, Rubies.path(Rubies::STOCK)].product(settings).each do |ruby, set|
-      checks = Mallard::Probe::SettingsCheck.call(ruby: ruby, settings: set, malloc: "glibc")
+    sets = suggested.map { |found| Mallard::Allocators::AfterBoot.split(found.settings) }
+    [RbConfig.ruby, Rubies.path(Rubies::STOCK)].product(sets).each do |ruby, (set, action)|
+      checks = Mallard::Probe::SettingsCheck.call(ruby: ruby, settings: set, malloc: "glibc", after_boot: action)
       assert checks.all?(&:taken?), "#{ruby}: #{checks.map(&:to_h)}"
     end
+  end
+
+  # The boot left far more heap than the app keeps: the boot-heavy fixture's baseline, 1,865,668 slots as the load
+  # began and 542,302 live at its end (its first major GCs freed the boot's objects under load).
+  def test_a_boot_that_left_far_more_heap_than_is_live_gets_the_action_after_boot
+    boot = by_name(Candidates.call(gc(available_start: 1_865_668, live: 542_302, available: 542_644, major: 2),
+                                   after_boot: "warmup"))["gc-after-boot"]
+
+    assert_equal [true, "boot_left_heap", { "after_boot" => "warmup" }], [boot.suggested, boot.finding, boot.settings]
+    assert_equal 0.291, boot.figures["live_share"]
+  end
+
+  # No major GC under load: what the boot left in the old generation was never collected (issue 41's app).
+  def test_no_major_gc_under_load_gets_it_too_as_the_ruby_can_run_it
+    boot = by_name(Candidates.call(gc(old: 1_510_276, major: 1, major_by: { "force" => 1 }),
+                                   after_boot: "compact"))["gc-after-boot"]
+
+    assert_equal [true, "old_uncollected", { "after_boot" => "compact" }],
+                 [boot.suggested, boot.finding, boot.settings]
+    assert_equal 1_510_276, boot.figures["old_start"]
+  end
+
+  def test_no_action_after_boot_where_the_heap_is_kept_or_the_target_has_no_boot_to_put_it_in
+    kept = by_name(Candidates.call(gc(major: 2), after_boot: "warmup"))["gc-after-boot"]
+    unhosted = by_name(Candidates.call(gc(available_start: 2_000_000, live: 100_000)))["gc-after-boot"]
+
+    assert_equal([[false, "boot_heap_kept"], [false, "no_boot_hook"]],
+                 [kept, unhosted].map { |found| [found.suggested, found.finding] })
   end
 
   def test_without_gc_figures_nothing_is_suggested

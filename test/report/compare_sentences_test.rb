@@ -63,8 +63,31 @@ class CompareSentencesTest < Minitest::Test
                   "empty — RUBY_GC_HEAP_GROWTH_FACTOR=1.1 RUBY_GC_HEAP_GROWTH_MAX_SLOTS=10000",
                   "not suggested, gc-free: no major GC of the app's ran under load, so no page would be freed",
                   "gc-malloc: 12 of 40 GCs were triggered by malloc'ed memory passing its limit — " \
-                  "RUBY_GC_MALLOC_LIMIT_MAX=8388608 RUBY_GC_OLDMALLOC_LIMIT_MAX=33554432"],
+                  "RUBY_GC_MALLOC_LIMIT_MAX=8388608 RUBY_GC_OLDMALLOC_LIMIT_MAX=33554432",
+                  "not suggested, gc-after-boot: mallard runs a line after boot only in a Rack app it serves with " \
+                  "Puma"],
                  Mallard::Report::CompareSentences.new(summary).gc_suggestions)
+  end
+
+  # The action after boot, with the figures its finding rests on, grouped as counts are everywhere.
+  def test_the_action_after_boot_suggested_and_why
+    activity = Mallard::Summary::Gc.new(
+      runs: 80, major: 2, heap_live_slots: Mallard::Summary::Span.new(start: 1_865_469, end: 542_302),
+      heap_available_slots: Mallard::Summary::Span.new(start: 1_865_668, end: 542_644),
+      old_objects: Mallard::Summary::Span.new(start: 1_510_276, end: 192_425)
+    )
+    quiet = activity.with(major: 0, heap_live_slots: Mallard::Summary::Span.new(start: 1_865_469, end: 1_800_000))
+    said = [activity, quiet].map do |gc|
+      suggestions = Mallard::Analysis::GcCandidates.call(gc, after_boot: "warmup")
+      Mallard::Report::CompareSentences.new(Mallard::Summary::Compare.new(gc_suggestions: suggestions))
+                                       .gc_suggestions.last
+    end
+
+    assert_equal ["gc-after-boot: 29% of the 1,865,668 slots the heap held as the load began were live at its end: " \
+                  "the boot left far more than the app keeps — after_boot=warmup",
+                  "gc-after-boot: no major GC of the app's ran under load, so the 1,510,276 old objects the boot " \
+                  "left were never collected; a full GC once it has booted frees those that are garbage — " \
+                  "after_boot=warmup"], said
   end
 
   def test_an_unmeasured_cost_says_why_and_a_stored_line_is_shown

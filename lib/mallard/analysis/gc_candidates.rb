@@ -19,6 +19,12 @@ module Mallard
     #   so it is not suggested.
     # - malloc: a fifth or more of the GCs were triggered by malloc'ed memory passing its limit; lower limits
     #   (RUBY_GC_MALLOC_LIMIT_MAX 32 MiB → 8 MiB, RUBY_GC_OLDMALLOC_LIMIT_MAX 128 MiB → 32 MiB) free it sooner.
+    # - after boot: the boot left far more heap than the app keeps (under half the slots the heap held as the load
+    #   began live at its end), or no major GC of the app's ran under load, so what the boot left in the old generation
+    #   was never collected (issue 41's app, whose boot allocates ten times its live set: no major GC under a 15 s
+    #   load, and Process.warmup after boot 168 → 47 MB RSS on 3.3.8; a full GC and compact 214 → 120 MB on 3.1).
+    #   Not an environment but a line once the app has booted (Allocators::AfterBoot): Process.warmup where the Ruby
+    #   has it, else a full GC and GC.compact; only where the target has a boot mallard can put the line in.
     # Every variable here is one Ruby 3.1 to 3.4 reads (GcSettings::COMMON); the rows are checked again in the
     # app's own Ruby before they run.
     module GcCandidates
@@ -39,11 +45,13 @@ module Mallard
       module_function
 
       # @param activity [Summary::Gc, nil] the baseline soak's GC figures
+      # @param after_boot [String, nil] the action after boot the comparison's rows can run ("warmup", "compact"), nil
+      #   where the target has no boot to put one in (Allocators::AfterBoot.available)
       # @return [Array<Summary::GcSuggestion>] each set, suggested or not, with why
-      def call(activity)
+      def call(activity, after_boot: nil)
         return [skipped("gc", "no_gc_figures", {})] unless activity
 
-        [growth(activity), free(activity), malloc(activity)]
+        [growth(activity), free(activity), malloc(activity), boot(activity, after_boot)]
       end
 
       def growth(activity)
@@ -93,6 +101,27 @@ module Mallard
         suggested("gc-malloc", "malloc_triggered", figures, MALLOC_LIMITS)
       end
 
+      # The action after boot, where the boot left far more heap than the app keeps or left its old objects uncollected.
+      def boot(activity, action)
+        return skipped("gc-after-boot", "no_boot_hook", {}) unless action
+
+        slots = activity.heap_available_slots&.start.to_i
+        live = activity.heap_live_slots&.end.to_i
+        majors = activity.major && (activity.major - forced(activity))
+        figures = { slots_start: slots, live_end: live, live_share: live_share(live, slots), majors: majors,
+                    old_start: activity.old_objects&.start }
+        finding = boot_finding(figures)
+        return skipped("gc-after-boot", "boot_heap_kept", figures) unless finding
+
+        suggested("gc-after-boot", finding, figures, { Allocators::AfterBoot::SETTING => action })
+      end
+
+      def boot_finding(figures)
+        return "boot_left_heap" if figures[:live_share] && figures[:live_share] < MOSTLY_FREE
+
+        "old_uncollected" if figures[:majors]&.zero? && figures[:old_start]
+      end
+
       def suggested(name, finding, figures, settings)
         Summary::GcSuggestion.new(name: name, suggested: true, finding: finding, figures: figures, settings: settings)
       end
@@ -101,7 +130,8 @@ module Mallard
         Summary::GcSuggestion.new(name: name, suggested: false, finding: finding, figures: figures)
       end
 
-      private_class_method :growth, :growth_finding, :live_share, :free, :forced, :malloc, :suggested, :skipped
+      private_class_method :growth, :growth_finding, :live_share, :free, :forced, :malloc, :boot, :boot_finding,
+                           :suggested, :skipped
     end
   end
 end
