@@ -159,6 +159,28 @@ class DeploySnippetsTest < Minitest::Test
     assert titled["Dockerfile (Alpine)"].end_with?("\nENV RUBY_GC_HEAP_GROWTH_FACTOR=1.1")
   end
 
+  # An action after boot is a line in the app: config/puma.rb's for cluster and single mode, and the config.ru line
+  # mallard ran; from the row's check of it, as the summary keeps it. No environment unless the row sets some too.
+  def test_an_action_after_boot_is_its_lines_for_config_puma_rb_and_config_ru
+    titled = own_titled("warm", "glibc", {}, "warmup")
+
+    assert_equal ["config/puma.rb", "Or in config.ru", "Check it in production"], titled.keys
+    assert_includes titled["config/puma.rb"], "preload_app!\nbefore_fork { Process.warmup }\n"
+    assert_includes titled["config/puma.rb"], "`after_booted { Process.warmup }` on Puma 7, `on_booted { … }` on Puma 6"
+    assert titled["Or in config.ru"].end_with?("before `run`\nProcess.warmup")
+    assert_includes titled["Check it in production"], "GC.stat(:compact_count) is 1 or more"
+  end
+
+  def test_an_action_beside_variables_keeps_both
+    titled = own_titled("old", "glibc", { "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.1" }, "compact")
+
+    assert_equal "ENV RUBY_GC_HEAP_GROWTH_FACTOR=1.1", titled["Dockerfile (Debian/Ubuntu base)"]
+    assert_includes titled["config/puma.rb"],
+                    "before_fork { GC.start(full_mark: true, immediate_sweep: true); GC.compact }"
+    assert_match(/RUBY_GC_HEAP_GROWTH_FACTOR=1.1 under Environment.*\nIn a server process/m,
+                 titled["Check it in production"])
+  end
+
   def test_nothing_to_title_without_a_known_recommendation
     [nil, { "name" => nil }, { "name" => "not-in-the-catalog" }, { "name" => "glibc" }].each do |recommendation|
       assert_empty DeploySnippets.titled(Mallard::Summary::Compare.from_h("recommendation" => recommendation))
@@ -194,8 +216,10 @@ class DeploySnippetsTest < Minitest::Test
 
   private
 
-  def own_titled(name, base, settings)
-    row = Mallard::Summary::Row.new(name: name, allocator: name, base: base, settings: settings)
+  def own_titled(name, base, settings, after_boot = nil)
+    checks = [Mallard::Summary::SettingCheck.new(name: "after_boot", value: after_boot, status: "read")] if after_boot
+    row = Mallard::Summary::Row.new(name: name, allocator: name, base: base, settings: settings,
+                                    settings_checks: checks || [])
     recommendation = Mallard::Summary::Recommendation.new(name: name)
     DeploySnippets.titled(Mallard::Summary::Compare.new(baseline: "glibc", rows: [row], recommendation: recommendation))
   end

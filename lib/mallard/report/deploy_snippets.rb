@@ -9,6 +9,8 @@ module Mallard
     # - preloaded library (jemalloc, tcmalloc, mimalloc): install the package, set LD_PRELOAD and any settings;
     # - environment only (glibc-arena2): just the settings, no package and no LD_PRELOAD;
     # - Ruby-side (glibc-trim): a require in the app, with keys gemfile, puma_config, rubyopt and verify instead.
+    # A configuration with an action once the app has booted (Allocators::AfterBoot: Process.warmup, or a full GC and
+    # compact) adds its lines for config/puma.rb, in single and cluster mode, and the config.ru line mallard ran.
     #
     # Every fact comes from the configuration's catalog entry (Allocators::Catalog): its settings, packages,
     # library and the file it requires — for a configuration of the user's own (compare --config, --jemalloc-conf,
@@ -26,7 +28,7 @@ module Mallard
       SAFE_VARIABLE = /\A[A-Z_][A-Z0-9_]*\z/
       TITLES = { dockerfile_debian: "Dockerfile (Debian/Ubuntu base)", dockerfile_alpine: "Dockerfile (Alpine)",
                  heroku: "Heroku", systemd: "systemd", kubernetes: "Kubernetes", gemfile: "Gemfile",
-                 puma_config: "config/puma.rb", rubyopt: "Or without editing the app",
+                 puma_config: "config/puma.rb", config_ru: "Or in config.ru", rubyopt: "Or without editing the app",
                  verify: "Check it in production" }.freeze
 
       module_function
@@ -49,13 +51,19 @@ module Mallard
       end
 
       # The row's configuration: the catalog's entry of that name, or the one built on an entry (its base) with the
-      # variables the row keeps; nil for neither.
+      # variables the row keeps and its action after boot (kept as the row's check of it); nil for neither.
       def configuration(row, name, catalog)
         allocator = row&.allocator || name
         entry = catalog.find { |candidate| candidate.name == allocator }
         return entry if entry || row&.base.nil?
 
-        catalog.find { |candidate| candidate.name == row.base }&.configured(allocator, row.settings || {})
+        catalog.find { |candidate| candidate.name == row.base }&.configured(allocator, settings_of(row))
+      end
+
+      # The row's variables, and its action after boot (kept as the row's check of it).
+      def settings_of(row)
+        action = Array(row.settings_checks).find { |check| check.name == Allocators::AfterBoot::SETTING }
+        (row.settings || {}).merge(action ? { action.name => action.value } : {})
       end
 
       # The allocator's part, title => text; none for a configuration that changes nothing or is not in the catalog.
@@ -64,9 +72,14 @@ module Mallard
         (snippets || {}).transform_keys { |key| TITLES.fetch(key, key.to_s) }
       end
 
-      # @param allocator [Allocators::Allocator] a catalog entry
+      # @param allocator [Allocators::Allocator] a catalog entry, or one built on it
       # @return [Hash{Symbol=>String}, nil] nil when the configuration changes nothing (glibc itself)
       def for(allocator)
+        snippets = environment_or_require(allocator)
+        allocator.after_boot ? after_boot(allocator.after_boot, snippets || {}) : snippets
+      end
+
+      def environment_or_require(allocator)
         soname = allocator.sonames.first
         text(allocator.name, settings: allocator.settings, malloc: allocator.malloc,
                              debian_package: soname && allocator.packages[:debian],
@@ -177,14 +190,34 @@ module Mallard
                   "config/puma.rb, `$LOADED_FEATURES.grep(%r{#{feature}})` in the app's console is not empty." }
       end
 
+      # The action's lines for config/puma.rb, where the app's code runs once it has booted: in cluster mode the master
+      # before it forks the workers, the app preloaded so each starts from the heap it left; in single mode once it has
+      # booted, where Puma has that hook (6 and later). config.ru's line is what mallard ran, the same in either mode on
+      # any Puma: after the app is loaded, before it serves. Beside a require of mallard's (glibc-trim), after it.
+      def after_boot(action, snippets)
+        code = Allocators::AfterBoot.code(action)
+        puma = ["# once the app has booted. Cluster mode (workers): in the master, before it forks them, with the",
+                "# app preloaded, so every worker starts from the heap it leaves", "preload_app!",
+                "before_fork { #{code} }",
+                "# Single mode (no workers): `after_booted { #{code} }` on Puma 7, `on_booted { … }` on Puma 6;",
+                "# Puma 5 has no such hook: use the config.ru line"].join("\n")
+        verify = "In a server process, GC.stat(:compact_count) is 1 or more once the app has booted (#{code} " \
+                 "compacts the heap)."
+        snippets.merge(puma_config: [snippets[:puma_config], puma].compact.join("\n\n"),
+                       config_ru: "# after the app is loaded (require_relative \"config/environment\"), before " \
+                                  "`run`\n#{code}",
+                       verify: [snippets[:verify], verify].compact.join("\n"))
+      end
+
       def check(name, settings, *values)
         refused = [name, *settings.values, *values].compact.grep_v(SAFE_VALUE) +
                   settings.keys.grep_v(SAFE_VARIABLE)
         raise ArgumentError, "not a known configuration value: #{refused.first.inspect}" unless refused.empty?
       end
 
-      private_class_method :configuration, :allocator_snippets, :text, :environment, :install_debian, :dockerfile,
-                           :heroku, :assignments, :systemd, :kubernetes, :verify, :ruby_side, :check
+      private_class_method :configuration, :settings_of, :allocator_snippets, :environment_or_require, :after_boot,
+                           :text, :environment, :install_debian, :dockerfile, :heroku, :assignments, :systemd,
+                           :kubernetes, :verify, :ruby_side, :check
     end
   end
 end
