@@ -230,8 +230,9 @@ module Mallard
                         "each with why") { @cli[:gc] = true }
         opts.on("--config NAME=[BASE,]VAR=VALUE[,VAR=VALUE…]",
                 "a configuration of your own: environment variables on BASE (default glibc), e.g. " \
-                "gc-cap=RUBY_GC_HEAP_GROWTH_FACTOR=1.1; repeatable, after --allocators' rows, each checked in the " \
-                "app's Ruby before any row runs") do |text|
+                "gc-cap=RUBY_GC_HEAP_GROWTH_FACTOR=1.1, and after_boot=warmup or compact, a line once the app has " \
+                "booted; repeatable, after --allocators' rows, each checked in the app's Ruby before any row " \
+                "runs") do |text|
           (@cli[:own] ||= []) << text
         end
         opts.on("--jemalloc-conf [LIST]", Allocators::JemallocConf::LIST,
