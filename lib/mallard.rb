@@ -8,6 +8,7 @@ require_relative "mallard/value"
 require_relative "mallard/text"
 require_relative "mallard/lifeline"
 require_relative "mallard/search_path"
+require_relative "mallard/yjit_mode"
 require_relative "mallard/cpus/layout"
 require_relative "mallard/cpus/affinity"
 

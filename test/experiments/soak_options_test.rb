@@ -29,7 +29,8 @@ class SoakOptionsTest < Minitest::Test
     [{ max_error_pct: -0.1 }, "--max-errors"], [{ max_error_pct: 100.1 }, "--max-errors"],
     [{ paths: [] }, "no request paths"], [{ paths: ["/a b"] }, "request path"],
     [{ paths: ["/\u00e9"] }, "request path"], [{ paths: ["/\xFF".b] }, "request path"],
-    [{ paths: ["x"] }, "request path"]
+    [{ paths: ["x"] }, "request path"], [{ yjit: "0" }, "--yjit takes"], [{ yjit: "4096" }, "--yjit takes"],
+    [{ yjit: "16m" }, "--yjit takes"]
   ].freeze
 
   def test_each_bad_value_is_refused_by_name
@@ -58,6 +59,18 @@ class SoakOptionsTest < Minitest::Test
   def test_the_default_interval_keeps_12_samples_in_a_short_run
     assert_in_delta 0.5, Mallard::Experiments::SoakOptions.default_interval(20)
     assert_in_delta 0.25, Mallard::Experiments::SoakOptions.default_interval(3)
+  end
+
+  # A size is YJIT on with --yjit-exec-mem-size, which joins the RUBYOPT the agent loads through; mallard's own Ruby,
+  # if it has YJIT, is asked whether it takes the size.
+  def test_a_yjit_size_joins_rubyopt
+    options = options(yjit: "16")
+
+    assert_equal({ "RUBY_YJIT_ENABLE" => "1", "RUBYOPT" => "-rx --yjit-exec-mem-size=16" }, options.yjit_env("-rx"))
+    assert_equal({}, options(yjit: nil).yjit_env("-rx"))
+    skip "mallard's Ruby has no YJIT" unless defined?(RubyVM::YJIT)
+
+    assert_same options, options.validate!
   end
 
   private

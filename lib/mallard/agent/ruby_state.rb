@@ -1,13 +1,15 @@
 # frozen_string_literal: true
 
 require_relative "json_text"
+require_relative "yjit_region"
 
 module Mallard
   module Agent
     # The app's Ruby as seen from inside, for a "ruby" line of agent.jsonl: its version, whether YJIT is on —
     # which only the process itself knows, since Rails 7.2+ turns it on from an initializer — and what YJIT
-    # holds (its code region and its own allocations), and how many times its heap was compacted (an action after boot
-    # compacts it: Allocators::AfterBoot). Written when the agent starts and when the process ends.
+    # holds (its code region, its own allocations, the address space it reserved for code: YjitRegion), and how many
+    # times its heap was compacted (an action after boot compacts it: Allocators::AfterBoot). Written when the agent
+    # starts and when the process ends.
     module RubyState
       module_function
 
@@ -30,10 +32,12 @@ module Mallard
         nil
       end
 
-      # runtime_stats gives these without --yjit-stats (Ruby 3.3: code_region_size, yjit_alloc_size).
+      # runtime_stats gives these without --yjit-stats (Ruby 3.3: code_region_size, yjit_alloc_size); the region
+      # reserved, which --yjit-exec-mem-size sets, only the maps say.
       def yjit_memory
         stats = RubyVM::YJIT.runtime_stats || {}
-        { yjit_code_region_bytes: stats[:code_region_size], yjit_alloc_bytes: stats[:yjit_alloc_size] }
+        { yjit_code_region_bytes: stats[:code_region_size], yjit_alloc_bytes: stats[:yjit_alloc_size],
+          yjit_region_bytes: YjitRegion.read }
       rescue StandardError
         {}
       end

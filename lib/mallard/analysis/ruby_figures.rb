@@ -11,6 +11,7 @@ module Mallard
       # @param states [Array<Run::RubyState>] in time order
       # @return [Hash{String=>Object}] yjit_at_boot, yjit_at_end (true/false; nil when no process said),
       #   yjit_code_region_bytes and yjit_alloc_bytes (nil where YJIT was off or the Ruby does not say),
+      #   yjit_region_bytes (the code region YJIT reserved, the largest any process said: the same in each),
       #   gc_timeline (the agent's per-GC source) and gc_hooks_unavailable (why it is not the hooks),
       #   jemalloc_options (jemalloc's options as the process took them; nil under another allocator),
       #   compact_count_at_end (the most compactions any process had at its end: an action after boot compacts in the
@@ -21,9 +22,14 @@ module Mallard
         main = ends.find { |state| state.pid == boot&.pid } || ends.first
         { "yjit_at_boot" => boot&.yjit, "yjit_at_end" => main&.yjit, "gc_timeline" => boot&.gc_timeline,
           "gc_hooks_unavailable" => boot&.hooks_unavailable, "jemalloc_options" => boot&.jemalloc_options,
-          "yjit_code_region_bytes" => total(ends, :yjit_code_region_bytes),
+          **yjit_memory(states, ends), "compact_count_at_end" => ends.filter_map(&:compact_count).max }
+      end
+
+      # What YJIT held at the end, summed over the processes, and the region it reserved, the same in each.
+      def yjit_memory(states, ends)
+        { "yjit_code_region_bytes" => total(ends, :yjit_code_region_bytes),
           "yjit_alloc_bytes" => total(ends, :yjit_alloc_bytes),
-          "compact_count_at_end" => ends.filter_map(&:compact_count).max }
+          "yjit_region_bytes" => states.filter_map(&:yjit_region_bytes).max }
       end
 
       def total(states, field)

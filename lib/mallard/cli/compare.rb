@@ -164,13 +164,15 @@ module Mallard
         raise UsageError, "--budget goes with --until-resolved (it bounds the repeats that adds)"
       end
 
-      # --yjit on,off: an axis of rows (a single mode applies to every row, as in soak).
+      # --yjit off,on,16,32: an axis of rows, off, on and code region sizes in MiB (a single mode applies to every row,
+      # as in soak). Each Ruby is asked whether it takes them before anything runs (Experiments::Compare).
       def yjit_axis
         modes = @measure.soak.yjit.to_s.split(",")
         return if modes.size < 2
 
-        unless modes.uniq == modes && (modes - Experiments::SoakOptions::YJIT_MODES).empty?
-          raise UsageError, "--yjit takes on, off or on,off, not #{@measure.soak.yjit}"
+        unless modes.uniq == modes && modes.all? { |mode| YjitMode.valid?(mode) }
+          raise UsageError, "--yjit takes on, off, code region sizes in MiB (1 to #{YjitMode::MAX_MIB}) or a list " \
+                            "of them, each once, not #{@measure.soak.yjit}"
         end
 
         @measure.soak.yjit = nil

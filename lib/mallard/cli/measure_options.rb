@@ -173,7 +173,8 @@ module Mallard
         job_options(opts)
         on(opts, "--ruby PATH", "run the app on this Ruby (its puma, bundle, sidekiq and gems; mallard's C " \
                                 "extensions are built for it on first use)") { |v| @soak.ruby = v }
-        on(opts, "--yjit MODE", "on or off: RUBY_YJIT_ENABLE for the app (compare: on,off crosses both)") do |v|
+        on(opts, "--yjit MODE", "on, off, or a code region size in MiB (on, with --yjit-exec-mem-size): YJIT for the " \
+                                "app (compare: a list, e.g. off,on,16,32, crosses them)") do |v|
           @soak.yjit = v
         end
         on(opts, "--user NAME", "as root: run the subject as this user (mallard stays root)") do |v|

@@ -21,7 +21,7 @@ module Mallard
     class Compare
       # One row of the comparison while it is measured.
       # ruby: the Target::SubjectRuby it runs on with --rubies (nil: the soak options' own).
-      # yjit: "on" or "off" with --yjit on,off (nil: the soak options' own).
+      # yjit: "on", "off" or a code region size in MiB ("16") with --yjit off,on,16 (nil: the soak options' own).
       # checks: its RUBY_GC_* variables and MALLOC_CONF as its Ruby and allocator took them (Probe::SettingsCheck).
       # instrumented: its run with the agent (Summary::RunFigures), when the counted runs are without it.
       Row = Struct.new(:label, :allocator, :runs, :invalid_runs, :failure, :ruby, :yjit, :checks, :instrumented) do
@@ -68,7 +68,8 @@ module Mallard
       # @param until_resolved [Float, nil] add interleaved rounds until every memory and CPU interval against the
       #   baseline is narrower than ±this many points (Analysis::Resolution), or budget_s is spent
       # @param rubies [Hash{String=>Target::SubjectRuby}, nil] --rubies: every configuration on each, rows NAME/CONFIG
-      # @param yjit [Array<String>, nil] --yjit on,off: every row with YJIT on and off (rows …/yjit-on, …/yjit-off)
+      # @param yjit [Array<String>, nil] --yjit off,on,16: every row with YJIT off, on and at each code region size
+      #   (rows …/yjit-off, …/yjit-on, …/yjit-16; YjitMode)
       # @param suggest_gc [Boolean] --gc: soak the baseline first, and add the RUBY_GC_* sets its GC suggests as rows
       def initialize(target:, options:, configs:, repeat:, run_dir:, reporter:, catalog: Allocators::Catalog.default,
                      command_line: [], until_resolved: nil, budget_s: nil, rubies: nil, yjit: nil, suggest_gc: false)
@@ -79,6 +80,7 @@ module Mallard
         @configs = configs
         @suggest_gc = suggest_gc
         @rows = rows(configs, catalog)
+        check_yjit
         check_settings
         @repeat = repeat
         @run_dir = run_dir
@@ -174,9 +176,21 @@ module Mallard
         rubies.flat_map do |ruby_name, ruby|
           label(configs).flat_map do |row_label, name|
             (@yjit || [nil]).map do |mode|
-              Row.new([ruby_name, row_label, mode && "yjit-#{mode}"].compact.join("/"), catalog.fetch(name), ruby, mode)
+              Row.new([ruby_name, row_label, mode && YjitMode.label(mode)].compact.join("/"), catalog.fetch(name), ruby,
+                      mode)
             end
           end
+        end
+      end
+
+      # --yjit's modes on each row's Ruby (--rubies), asked before any row runs: a Ruby without YJIT, or one that
+      # refuses a size, would run the row as something else.
+      # @raise [UsageError] naming the Ruby and why
+      def check_yjit
+        asked = @rows.map { |row| [row.yjit || @options.yjit, row.ruby || @options.subject_ruby] }.select(&:first).uniq
+        asked.each do |mode, ruby|
+          refusal = SoakOptions.yjit_refusal(mode, ruby)
+          raise UsageError, "--yjit #{mode}: #{refusal}" if refusal
         end
       end
 

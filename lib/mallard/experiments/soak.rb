@@ -121,10 +121,10 @@ module Mallard
                   { out: @run_dir.file("agent.jsonl"), t0: @t0, interval: @options.interval,
                     full_gc_every: @options.full_gc_every }
                 end
-        Target::SubjectEnvironment.build(allocator_env: allocator ? allocator.env : {}, agent: agent,
-                                         requires: allocator ? allocator.ruby_requires : [],
-                                         ruby: @options.subject_ruby.subject_env)
-                                  .merge(@options.yjit_env).merge(@ticker&.env || {})
+        env = Target::SubjectEnvironment.build(allocator_env: allocator ? allocator.env : {}, agent: agent,
+                                               requires: allocator ? allocator.ruby_requires : [],
+                                               ruby: @options.subject_ruby.subject_env)
+        env.merge(@options.yjit_env(env["RUBYOPT"])).merge(@ticker&.env || {}) # a YJIT size joins RUBYOPT
       end
 
       # The configuration's action once the app has booted, for a target that runs one (Target::RackApp); compare

@@ -31,7 +31,6 @@ module Mallard
       MAX_BOOT_TIMEOUT = 3600
       # More CPUs than any host has is a typo (Linux's default NR_CPUS is 4,096 at most).
       MAX_PRODUCTION_CPUS = 4096
-      YJIT_MODES = %w[on off].freeze
       # Descriptors wrk (or mallard) needs besides its connections: stdio, epoll, the script, logs.
       SPARE_FILES = 32
 
@@ -84,12 +83,33 @@ module Mallard
         self
       end
 
-      # RUBY_YJIT_ENABLE for --yjit on (1) and off (unset); nothing without --yjit. Whether it took is read from
-      # inside the app (meta.json's subject_ruby): an initializer may still turn YJIT on.
-      def yjit_env
+      # RUBY_YJIT_ENABLE for --yjit on or a size (1) and off (unset), and a size's --yjit-exec-mem-size added to the
+      # subject's RUBYOPT (YjitMode.env); nothing without --yjit. Whether it took is read from inside the app
+      # (meta.json's subject_ruby): an initializer may still turn YJIT on.
+      # @param rubyopt [String, nil] the subject's RUBYOPT as mallard built it (its agent, a configuration's files)
+      def yjit_env(rubyopt)
         return {} unless yjit
 
-        { "RUBY_YJIT_ENABLE" => yjit == "on" ? "1" : nil }
+        YjitMode.env(yjit, rubyopt)
+      end
+
+      # Why a Ruby cannot run a --yjit mode, asked before anything starts: it was built without YJIT, or it refuses
+      # the size (started once with the option alone: 3.3 refuses 0 and dies at 4096, Probe::YjitCheck).
+      # @param ruby [Target::SubjectRuby]
+      # @return [String, nil] nil when it can
+      def self.yjit_refusal(mode, ruby)
+        return unless YjitMode.on?(mode)
+        return "#{ruby.path} (Ruby #{ruby.version}) was built without YJIT" unless ruby.yjit_built
+
+        option = YjitMode.option(mode)
+        return unless option
+
+        check = Probe::YjitCheck.call(ruby: ruby.path, settings: [option.split("=")]).first
+        return if check.taken? && check.read == "on"
+
+        # A Ruby that dies at boot prints a whole bug report: its first two lines say why.
+        said = check.reason&.split("; ")&.first(2)&.join("; ")
+        "#{ruby.path} (Ruby #{ruby.version}) does not take #{option}: #{said || "YJIT stayed #{check.read}"}"
       end
 
       # The load's length: the budget when the soak runs until it decides, else the duration.
@@ -105,10 +125,12 @@ module Mallard
 
       def check_yjit
         return if yjit.nil?
-        raise UsageError, "--yjit takes on or off, not #{yjit}" unless YJIT_MODES.include?(yjit)
-        return if yjit == "off" || subject_ruby.yjit_built
+        unless YjitMode.valid?(yjit)
+          raise UsageError, "--yjit takes on, off or a code region size in MiB (1 to #{YjitMode::MAX_MIB}), not #{yjit}"
+        end
 
-        raise UsageError, "--yjit on: #{subject_ruby.path} (Ruby #{subject_ruby.version}) was built without YJIT"
+        refusal = self.class.yjit_refusal(yjit, subject_ruby)
+        raise UsageError, "--yjit #{yjit}: #{refusal}" if refusal
       end
 
       def check_duration

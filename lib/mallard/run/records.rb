@@ -80,9 +80,10 @@ module Mallard
     # (its exit): whether YJIT was on then, and YJIT's code region and own allocations in bytes; which per-GC
     # timeline the agent runs ("hooks", "profiler"), and why not the hooks when it fell back. jemalloc_options: at
     # boot, under jemalloc, its options as the process took them ("opt.narenas" => 2, …; Agent::MallocStats.options).
-    # compact_count: GC.stat(:compact_count) then (nil in runs recorded before it was read).
+    # compact_count: GC.stat(:compact_count) then (nil in runs recorded before it was read). yjit_region_bytes: the
+    # address space YJIT reserved for its code, which --yjit-exec-mem-size sets (Agent::YjitRegion; nil: YJIT off).
     RubyState = Value.define(:t, :pid, :at, :version, :yjit, :yjit_code_region_bytes, :yjit_alloc_bytes,
-                             :gc_timeline, :hooks_unavailable, :jemalloc_options, :compact_count)
+                             :gc_timeline, :hooks_unavailable, :jemalloc_options, :compact_count, :yjit_region_bytes)
 
     # Which model class each record kind becomes.
     RECORD_KINDS = { "total" => TotalSample, "memory" => ProcessSample, "agent" => AgentRecord,

@@ -80,16 +80,26 @@ module Mallard
 
       # Whether the app ran with YJIT as --yjit asked: as it saw itself at its end, else at its boot when a process
       # killed at the end could not say. An initializer may turn YJIT on whatever the environment said, and then a
-      # run is not what it claims.
-      # @param mode [String] "on" or "off"
+      # run is not what it claims. A size must show as the code region YJIT reserved in the process (its maps:
+      # Agent::YjitRegion), the one place the size it runs with shows.
+      # @param mode [String] "on", "off" or a code region size in MiB ("16")
       # @param inside [Hash] meta.json's subject_ruby (#to_h with Analysis::RubyFigures.inside)
       # @return [String, nil] why the run is not what it claims; nil when it is
       def self.yjit_mismatch(mode, inside)
         seen = inside.fetch("yjit_at_end", nil).then { |at_end| at_end.nil? ? inside["yjit_at_boot"] : at_end }
-        return if seen == (mode == "on")
+        on = YjitMode.on?(mode)
+        return region_mismatch(YjitMode.size_mib(mode), inside["yjit_region_bytes"]) if seen == on
 
-        "YJIT was #{{ true => 'on', false => 'off' }.fetch(seen, 'not reported')} in the app, not #{mode}"
+        "YJIT was #{{ true => 'on', false => 'off' }.fetch(seen, 'not reported')} in the app, not #{on ? 'on' : 'off'}"
       end
+
+      def self.region_mismatch(size_mib, bytes)
+        return if size_mib.nil? || bytes == size_mib * 1024 * 1024
+
+        reserved = bytes ? format("%g MiB", (bytes / 1024.0 / 1024).round(2)) : "not reported"
+        "YJIT's code region was #{reserved} in the app, not the #{size_mib} MiB asked"
+      end
+      private_class_method :region_mismatch
 
       # For meta.json: the Ruby as asked from outside; YJIT on or off is read from inside the app (the agent).
       def to_h
