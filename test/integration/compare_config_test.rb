@@ -11,6 +11,7 @@ class CompareConfigIntegrationTest < Minitest::Test
   include Processes
 
   STABLE = File.expand_path("../fixtures/apps/stable", __dir__)
+  BOOT_HEAVY = File.expand_path("../fixtures/apps/boot_heavy", __dir__)
 
   def setup
     super
@@ -66,5 +67,49 @@ class CompareConfigIntegrationTest < Minitest::Test
                     "read" => "dirty_decay_ms:1000", "inside" => { "opt.dirty_decay_ms" => 1000 } }],
                  row["settings_checks"].map(&:compact)
     assert_equal [{ "MALLOC_CONF" => "dirty_decay_ms:1000" }, "jemalloc"], row.values_at("settings", "base")
+  end
+
+  # A setting that is code is refused before anything runs where it cannot run: Process.warmup on Debian's 3.1 (which
+  # can compact), any line after boot where the command boots the app itself.
+  def test_an_action_after_boot_that_cannot_run_is_refused_before_any_row_runs
+    _, err, status = mallard("compare", STABLE, "--out", File.join(@tmp, "warmup31"), "--config",
+                             "warm=after_boot=warmup", "--duration", "3", "--repeat", "1")
+    assert_equal 64, status.exitstatus, err
+    assert_includes err, "warm: after_boot=warmup cannot run in this Ruby: it has no Process.warmup; " \
+                         "after_boot=compact (GC.start(full_mark: true, immediate_sweep: true); GC.compact) is what " \
+                         "it can do"
+
+    _, err, status = mallard("compare", "--url", "http://127.0.0.1:{port}/", "--out", File.join(@tmp, "command"),
+                             "--config", "old=after_boot=compact", "--duration", "3", "--repeat", "1",
+                             "--", "ruby", "-run", "-e", "httpd", "--", "--port={port}", ".")
+    assert_equal 64, status.exitstatus, err
+    assert_match(/old: after_boot=compact — mallard runs a line after boot only in a Rack app it serves with Puma/, err)
+    refute File.exist?(File.join(@tmp, "warmup31")) || File.exist?(File.join(@tmp, "command"))
+  end
+
+  # Process.warmup once the boot-heavy fixture has booted, on Ruby 3.3: verified in its run with the agent (the
+  # heap compacted), and its steady memory under the baseline's, the boot's garbage gone before the load.
+  def test_process_warmup_after_boot_runs_verified_and_lowers_steady_memory_on_ruby33
+    out, err, status = mallard("compare", BOOT_HEAVY, "--ruby", Rubies.path(Rubies::STOCK), "--json",
+                               "--out", File.join(@tmp, "warm"), "--config", "warm=after_boot=warmup",
+                               "--repeat", "2", "--duration", "5", timeout: 300)
+    assert_equal 0, status.exitstatus, err
+    summary = JSON.parse(out)
+
+    assert_warmup_verified(summary["rows"].find { |candidate| candidate["name"] == "warm" })
+    configs = summary["configs"].to_h { |config| [config["name"], config] }
+    assert_equal 2, configs["warm"]["deploy_effort"], "a line in the app's code"
+    assert_operator configs["warm"].dig("steady_rss_kb", "median"), :<, configs["glibc"].dig("steady_rss_kb", "median"),
+                    configs.inspect
+  end
+
+  private
+
+  # Verified in its run with the agent: the heap compacted, its check of the action in the JSON.
+  def assert_warmup_verified(row)
+    assert row["verified"], row.inspect
+    check = row["settings_checks"].find { |candidate| candidate["name"] == "after_boot" }
+    assert_equal %w[warmup read], check.values_at("value", "status")
+    assert_operator check.dig("inside", "compact_count"), :>=, 1
   end
 end
