@@ -59,6 +59,9 @@ module Mallard
                                  catalog: catalog,
                                  until_resolved: @cli[:until_resolved], budget_s: @cli[:budget_s] || DEFAULT_BUDGET_S,
                                  rubies: @rubies, yjit: @yjit, suggest_gc: @cli[:gc])
+      rescue Error
+        run_dir.discard # the rows' settings could not be checked: nothing was measured, so no junk run directory
+        raise
       end
 
       # How long the comparison will load, said before it starts: its rows crossed (configurations × Rubies × YJIT
@@ -214,8 +217,8 @@ module Mallard
             @cli[:rubies] = list
           end
           opts.on("--repeat N", Integer, "runs per configuration (default 3)") { |v| @cli[:repeat] = v }
-          opts.on("--max-runs N", Integer, "refuse a comparison that plans more runs than this, rows crossed times " \
-                                           "--repeat, plus one each with the agent (default #{MAX_RUNS})") { |v| @cli[:max_runs] = v }
+          opts.on("--max-runs N", Integer, "refuse a comparison planning more runs than this: rows × --repeat, " \
+                                           "one each with the agent (default #{MAX_RUNS})") { |v| @cli[:max_runs] = v }
           opts.on("--until-resolved PCT", Float, "add interleaved repeats until every memory and CPU interval " \
                                                  "against the baseline is narrower than ±PCT points") do |v|
             @cli[:until_resolved] = v
