@@ -179,6 +179,18 @@ class ComparisonTest < Minitest::Test
     assert_equal 5, entry(comparison, "glibc").errors
   end
 
+  # YJIT's memory is read inside the app: from the run with the agent where the counted runs had none.
+  def test_yjit_memory_is_the_median_of_the_runs_that_explain_it
+    with_agent = [run_with(1, yjit_code_kb: 900, yjit_metadata_kb: 3000), run_with(1, yjit_code_kb: 1100)]
+    comparison = Comparison.call([row("glibc/yjit-16", [run_with(1), run_with(1)], instrumented_runs: with_agent),
+                                  row("glibc/yjit-off", [run_with(1)])], baseline: "glibc/yjit-16")
+
+    config = entry(comparison, "glibc/yjit-16")
+
+    assert_equal [1000, 3000], [config.yjit_code_kb, config.yjit_metadata_kb]
+    assert_nil entry(comparison, "glibc/yjit-off").yjit_code_kb
+  end
+
   # Two identical configurations, 3 repeats each, 2-5% log-normal noise: Welch's 95% interval should call
   # them different about 5% of the time. The percentile bootstrap does so about 20% of the time.
   def test_identical_configurations_are_rarely_called_different

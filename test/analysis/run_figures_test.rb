@@ -17,4 +17,16 @@ class RunFiguresTest < Minitest::Test
       assert_equal figures, made.slice(*figures.keys), figures["run_dir"]
     end
   end
+
+  # YJIT's memory as the app said at its end, in KiB; nothing where no process said (a run without the agent).
+  def test_yjit_memory_comes_from_inside_the_app
+    stored = JSON.parse(File.read(File.join(DIR, "summary.json")))["rows"].first["runs"].first
+    soak = Mallard::Summary::Soak.from_h(JSON.parse(File.read(File.join(DIR, File.basename(stored["run_dir"]),
+                                                                        "summary.json"))))
+    inside = { "yjit_code_region_bytes" => 557_056, "yjit_alloc_bytes" => 1_682_967, "yjit_region_bytes" => 16 << 20 }
+    figures = Mallard::Analysis::RunFigures.of(soak.with(ruby: inside))
+
+    assert_equal [544, 1644, 16_384], [figures.yjit_code_kb, figures.yjit_metadata_kb, figures.yjit_region_kb]
+    assert_nil Mallard::Analysis::RunFigures.of(soak.with(ruby: nil)).yjit_code_kb
+  end
 end

@@ -27,7 +27,8 @@ module Mallard
                              recommendation: recommendation(outcome, comparison, production_cpus, cpu_layout),
                              rows: rows, resolution: resolution(comparison, until_resolved), cpu_layout: cpu_layout,
                              agent_cost: AgentCost.call(rows, metric: comparison.metric, lost: instrumented_lost),
-                             gc_suggestions: gc_suggestions)
+                             gc_suggestions: gc_suggestions,
+                             yjit_choices: YjitChoice.call(rows, metric: comparison.metric))
       end
 
       def resolution(comparison, pct)

@@ -49,7 +49,7 @@ module Mallard
           name: row.name, available: row.available, verified: row.verified, failed: row.failed,
           saturation: row.saturation,
           repeats: row.runs.size, unavailable_reason: row.unavailable_reason, output_tail: row.output_tail,
-          **estimates(row.runs, own), errors: errors(row.runs), **verdicts(explaining(row)),
+          **estimates(row.runs, own), errors: errors(row.runs), **verdicts(explaining(row)), **yjit(explaining(row)),
           invalid_runs: row.invalid_runs.size, deploy_effort: row.deploy_effort,
           vs_baseline: (versus(own, reference_series) if row.runs.any? && reference_series)
         )
@@ -62,6 +62,11 @@ module Mallard
 
       # The runs that explain a configuration's figures: its run with the agent where the counted runs had none.
       def explaining(row) = row.instrumented_runs.empty? ? row.runs : row.instrumented_runs
+
+      # YJIT's memory, the median over the runs that say (those with the agent).
+      def yjit(runs)
+        %i[yjit_code_kb yjit_metadata_kb].to_h { |key| [key, Statistics.median(column(runs, key))&.round] }
+      end
 
       # Memory's and the live set's, run by run; and the ledger's parts, each the median over the runs that have it.
       def verdicts(runs)
@@ -111,7 +116,7 @@ module Mallard
         runs.map { |run| run[key] }.grep(Numeric)
       end
 
-      private_class_method :explaining, :ledger, :measured_series, :config, :estimates, :verdicts, :latency, :errors,
+      private_class_method :ledger, :yjit, :measured_series, :config, :estimates, :verdicts, :latency, :errors,
                            :versus, :estimate, :series, :column
     end
   end

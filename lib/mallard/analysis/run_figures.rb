@@ -18,8 +18,15 @@ module Mallard
           errors: work.errors, run_dir: summary.run_dir, verdict: summary.verdict&.memory,
           live_set_verdict: summary.verdict&.live_set, problems: summary.validity&.problems || [],
           cpu_ms_per_request: work.cpu_ms_per_unit,
-          ledger_kb: summary.ledger&.parts&.to_h { |part| [part.name, part.kb] }
+          ledger_kb: summary.ledger&.parts&.to_h { |part| [part.name, part.kb] }, **yjit(summary.ruby)
         )
+      end
+
+      # YJIT's memory as the app said (meta.json's subject_ruby, Analysis::RubyFigures.inside), in KiB.
+      def yjit(ruby)
+        inside = ruby || {}
+        { yjit_code_kb: "yjit_code_region_bytes", yjit_metadata_kb: "yjit_alloc_bytes",
+          yjit_region_kb: "yjit_region_bytes" }.transform_values { |key| inside[key] && (inside[key] / 1024.0).round }
       end
     end
   end

@@ -11,9 +11,13 @@ module Mallard
     # live set's (Summary::LiveSet).
     # cpu_ms_per_request: the subject's CPU time per unit of work (a job worker's per job). ledger_kb: the memory
     # ledger's parts at the run's last reading, KiB by part name (nil without a ledger).
+    # YJIT's memory as the app's processes said at their end (nil: YJIT off, or a run without the agent, which cannot
+    # ask): yjit_code_kb, its code region's pages that hold code, and yjit_metadata_kb, its own allocations (what it
+    # keeps about the code), each summed over the processes; yjit_region_kb, the code region it reserved (the size
+    # --yjit-exec-mem-size sets, Ruby's default under on).
     RunFigures = Value.define(:steady_rss_kb, :steady_pss_kb, :peak_rss_kb, :processes, :rps, :p50_ms, :p99_ms,
                               :errors, :run_dir, :verdict, :problems, :live_set_verdict, :cpu_ms_per_request,
-                              :ledger_kb)
+                              :ledger_kb, :yjit_code_kb, :yjit_metadata_kb, :yjit_region_kb)
 
     class RunFigures
       def valid? = Array(problems).empty?
@@ -64,9 +68,11 @@ module Mallard
     # had several processes); verdicts the memory verdict of each run that explains it (its run with the agent where
     # the counted runs had none, else each counted run), live_set_verdicts its live set's; ledger_kb: the memory
     # ledger's parts, each the median over those runs, KiB by part name (nil: no run had a ledger), so the table shows
-    # which part a configuration shrank. failed, saturation: as its Row's.
+    # which part a configuration shrank. failed, saturation: as its Row's. yjit_code_kb, yjit_metadata_kb: YJIT's
+    # memory (RunFigures'), the median over the runs that explain it; nil where YJIT was off or no run could say.
     Config = Value.define(:name, :available, :verified, :failed, :repeats, :errors, :unavailable_reason,
                           :output_tail, :verdicts, :invalid_runs, :live_set_verdicts, :deploy_effort, :ledger_kb,
+                          :yjit_code_kb, :yjit_metadata_kb,
                           saturation: Saturation, steady_rss_kb: Estimate, peak_rss_kb: Estimate, rps: Estimate,
                           latency_ms: Latency, cpu_ms_per_request: Estimate, vs_baseline: Versus)
 
@@ -141,16 +147,32 @@ module Mallard
                              :cpu_finding, :p99_pct, :p99_pct_ci, :p99_finding, :rss_pct, :rss_pct_ci, :rss_finding,
                              :unmeasured, :sentence, pairs: [AgentPair])
 
+    # compare --yjit: one YJIT row of a YjitChoice. mode: "on" or a size ("16"); size_mib: its code region, the size
+    # asked, or under on what the Ruby reserved in its run with the agent (nil: not read); vs_best: its req/s against
+    # the best YJIT row's; vs_off: its req/s against yjit-off's, memory_vs_off: its memory (the comparison's metric)
+    # against yjit-off's (nil without a yjit-off row). Each change by the one rule (Analysis::Change).
+    YjitOption = Value.define(:name, :mode, :size_mib, vs_best: Change, vs_off: Change, memory_vs_off: Change)
+
+    # compare --yjit: what YJIT's sizes came to among rows that differ only in YJIT (Analysis::YjitChoice). group: their
+    # name without the YJIT part ("glibc", "stock/jemalloc"); off: the yjit-off row's name (nil: none measured); best:
+    # the YJIT row with the most req/s; choice: the smallest code region whose req/s is not told apart from best's, nil
+    # when none is chosen, and then ending says why: "no_gain" (no YJIT row's req/s resolved above yjit-off's: YJIT
+    # does not pay for its memory here), "no_interval" (a change it rests on has no interval: one run of a row) or
+    # "unmeasured" (no YJIT row has req/s). options: the YJIT rows measured, smallest code region first.
+    # Report::YjitSentences words it.
+    YjitChoice = Value.define(:group, :off, :best, :choice, :ending, options: [YjitOption])
+
     # One comparison: how it ended, the table, the recommendation, and the rows it was computed from.
     # figures_from: "clean" when every counted run ran without mallard's code in the app (its work counted from
     # outside) and one run per configuration with the agent explains them (Row#instrumented_runs); "instrumented"
     # when the work can only be counted by the agent (a job worker's jobs), so every run carries it. nil: an older
-    # comparison, all of whose runs carried the agent.
+    # comparison, all of whose runs carried the agent. yjit_choices: compare --yjit's, one per group of rows that differ
+    # only in YJIT (empty without a YJIT row).
     Compare = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :baseline, :metric,
                            :figures_from,
                            target: Run::TargetInfo, configs: [Config], recommendation: Recommendation, rows: [Row],
                            resolution: Resolution, cpu_layout: Cpus::Layout,
-                           agent_cost: AgentCost, gc_suggestions: [GcSuggestion])
+                           agent_cost: AgentCost, gc_suggestions: [GcSuggestion], yjit_choices: [YjitChoice])
 
     class Compare
       def outcome = Run::Outcome.new(status: status, cause: cause, reason: reason)
