@@ -12,7 +12,8 @@ class CompareGcIntegrationTest < Minitest::Test
   BOOT_HEAVY = File.expand_path("../fixtures/apps/boot_heavy", __dir__)
   JOBS = File.expand_path("../fixtures/jobs", __dir__)
   FINDINGS = { "gc-growth" => %w[heap_grew heap_mostly_free heap_flat], "gc-free" => %w[majors_ran no_majors],
-               "gc-malloc" => %w[malloc_triggered few_malloc_gcs] }.freeze
+               "gc-malloc" => %w[malloc_triggered few_malloc_gcs],
+               "gc-after-boot" => %w[boot_left_heap old_uncollected boot_heap_kept no_boot_hook] }.freeze
 
   def setup
     super
@@ -32,6 +33,7 @@ class CompareGcIntegrationTest < Minitest::Test
     suggested = assert_each_suggestion_says_why(summary["gc_suggestions"])
 
     assert File.exist?(File.join(@tmp, "run", "gc-baseline", "summary.json")), "the baseline's soak is kept"
+    assert_includes suggested.map { |found| found["name"] }, "gc-after-boot", "a boot that allocates 10× what it keeps"
     assert_equal(["glibc", *suggested.map { |found| found["name"] }], summary["rows"].map { |row| row["name"] })
     suggested.each { |found| assert_row_took(summary, found) }
   end
@@ -47,6 +49,7 @@ class CompareGcIntegrationTest < Minitest::Test
     suggested = assert_each_suggestion_says_why(summary["gc_suggestions"])
 
     assert_equal "instrumented", summary["figures_from"]
+    assert_equal "no_boot_hook", summary["gc_suggestions"].last["finding"], "the worker's command boots it itself"
     suggested.each { |found| assert_row_took(summary, found) }
     summary["configs"].each { |config| assert_operator config.dig("rps", "median"), :>, 10, "jobs/s: #{config}" }
   end
