@@ -84,6 +84,20 @@ class SameSentencesTest < Minitest::Test
     assert_same_sentences(summary, stored_meta("compare"), at_least: 6)
   end
 
+  # compare --yjit: its table's heading and the size chosen, in both views.
+  def test_a_yjit_comparisons_decision_reads_the_same_in_both_views
+    rows = [["off", 100.0, 50_000], ["16", 151.0, 54_000], ["on", 152.0, 56_000]].map do |mode, rps, rss|
+      memory = mode == "off" ? {} : { yjit_code_kb: 512, yjit_metadata_kb: 1536 }
+      with_agent = Mallard::Summary::RunFigures.new(steady_rss_kb: rss, rps: rps, problems: [], **memory)
+      row("glibc/yjit-#{mode}", rss: rss, rps: rps, yjit: mode, instrumented_runs: [with_agent])
+    end
+    summary = Mallard::Analysis::CompareSummary.call(rows: rows, outcome: Mallard::Run::Outcome.complete,
+                                                     run_dir: "/runs/x", target: nil)
+
+    assert_equal "glibc/yjit-16", summary.yjit_choices.first.choice
+    assert_same_sentences(summary, stored_meta("compare"), at_least: 5)
+  end
+
   def test_a_boots_sentences_read_the_same_in_both_views
     stored = Mallard::Summary::Boot.from_h(stored("boot/summary.json"))
     total = stored.total.with(parts: stored.total.parts.with(malloc_kb: nil))

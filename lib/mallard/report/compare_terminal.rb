@@ -20,6 +20,7 @@ module Mallard
         io.puts @color.bold("mallard compare — #{Text.printable(@summary.target&.description || 'unknown target')}")
         render_ending(io)
         render_table(io) if @summary.configs.any?
+        render_yjit(io)
         render_resolution(io)
         render_gc_suggestions(io)
         render_recommendation(io)
@@ -98,6 +99,17 @@ module Mallard
           io.puts "  #{@color.bold(title)}"
           text.each_line { |line| io.puts "    #{line.chomp}" }
         end
+      end
+
+      # --yjit: each YJIT row's code and metadata beside its memory and speed, and the size chosen in each group.
+      def render_yjit(io)
+        yjit = @sentences.yjit
+        return unless yjit.any?
+
+        io.puts
+        io.puts "  #{yjit.heading}:"
+        table_lines(*yjit.table).each { |line| io.puts "    #{line}" }
+        yjit.decisions.each { |line| io.puts "  #{line}" }
       end
 
       # --gc: what the baseline's GC suggested, and why.

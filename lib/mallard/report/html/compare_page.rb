@@ -34,9 +34,15 @@ module Mallard
         end
 
         def verdict
-          parts = [CompareTableView.new(@summary).to_s, @sentences.figures_from, *@sentences.resolution,
+          parts = [CompareTableView.new(@summary).to_s, @sentences.figures_from, yjit, *@sentences.resolution,
                    *@sentences.gc_suggestions, @sentences.agent_cost].compact
           Section.new(id: "verdict", title: "Verdict", parts: parts).to_s
+        end
+
+        # --yjit's table and decisions, where the comparison had YJIT rows.
+        def yjit
+          yjit = @sentences.yjit
+          CompareYjitView.new(yjit).to_s if yjit.any?
         end
 
         def recommendation

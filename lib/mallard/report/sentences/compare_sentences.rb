@@ -32,9 +32,13 @@ module Mallard
 
       # Every sentence this summary gives, for a check that each view shows them all.
       def all
-        [metric_name, figures_from, *not_counted, *resolution, *gc_suggestions, agent_cost,
+        [metric_name, figures_from, *not_counted, *resolution, *gc_suggestions, agent_cost, *yjit.all,
          *recommendation&.all].compact
       end
+
+      # compare --yjit's table and decisions.
+      # @return [YjitSentences]
+      def yjit = YjitSentences.new(@summary)
 
       # Which runs the table's figures come from, and which explain them; nil for an older comparison, whose every run
       # carried the agent.
