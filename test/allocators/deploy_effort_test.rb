@@ -33,4 +33,13 @@ class DeployEffortTest < Minitest::Test
                  DeployEffort.of(Row.new(@catalog.fetch("jemalloc"), nil, "on"), baseline: baseline)
     assert_equal DeployEffort::NOTHING, DeployEffort.of(Row.new(glibc, nil, "on"), baseline: Row.new(glibc, nil, "on"))
   end
+
+  # A code region sized is a variable (RUBYOPT's option), against off or another size alike.
+  def test_a_yjit_size_is_a_variable
+    glibc = @catalog.fetch("glibc")
+    effort = ->(mode, baseline) { DeployEffort.of(Row.new(glibc, nil, mode), baseline: Row.new(glibc, nil, baseline)) }
+
+    assert_equal [DeployEffort::ENVIRONMENT] * 2, [effort.call("16", "off"), effort.call("16", "on")]
+    assert_equal DeployEffort::NOTHING, effort.call("off", "16")
+  end
 end

@@ -208,6 +208,19 @@ class DeploySnippetsTest < Minitest::Test
     assert_includes snippets["YJIT"], "RUBY_YJIT_ENABLE=1"
   end
 
+  # compare --yjit 16: YJIT on, and its code region's size as RUBYOPT's option.
+  def test_a_yjit_size_gives_the_variable_and_the_option
+    rows = %w[off 16].map do |mode|
+      Mallard::Summary::Row.new(name: "glibc/yjit-#{mode}", allocator: "glibc", yjit: mode)
+    end
+    summary = Mallard::Summary::Compare.new(baseline: "glibc/yjit-off", rows: rows,
+                                            recommendation: Mallard::Summary::Recommendation.new(name: "glibc/yjit-16"))
+    snippets = DeploySnippets.titled(summary).reject { |title, _| title.start_with?("Check") }
+
+    assert_equal ["YJIT"], snippets.keys
+    assert_match(/^RUBY_YJIT_ENABLE=1\nRUBYOPT=--yjit-exec-mem-size=16\n/, snippets["YJIT"])
+  end
+
   def test_a_ruby_version_of_another_shape_is_refused
     summary = ruby_summary("odd", { "version" => "3.3.8; rm -rf /" })
 

@@ -21,12 +21,13 @@ class YjitSentencesTest < Minitest::Test
   def test_yjit_that_gains_nothing_does_not_pay_for_its_memory
     words = sentences(yjit("off", rps: 100.0, rss: 50_000), yjit("on", rps: 100.5, rss: 60_000))
 
-    decision = words.decisions.first
+    decision, snippet = words.decided.first
 
     assert_match(/\Aglibc: YJIT does not pay for its memory here: no YJIT row's req.s was told above glibc.yjit-off's /,
                  decision)
     assert_match(%r{\(glibc/yjit-on: req/s \+0\.5% \(\S+ … \S+, not told apart\) and steady RSS \+20\.0% \(.*\)\)\z},
                  decision)
+    assert_nil snippet
   end
 
   def test_the_only_yjit_row_is_the_best_and_nothing_smaller_is_claimed
@@ -34,6 +35,7 @@ class YjitSentencesTest < Minitest::Test
 
     assert_match(%r{\Aglibc: YJIT with a 16 MiB code region \(glibc/yjit-16\): the best YJIT row's req/s; against },
                  words.decisions.first)
+    assert_includes words.decided.first.last, "RUBY_YJIT_ENABLE=1\nRUBYOPT=--yjit-exec-mem-size=16\n"
   end
 
   def test_the_table_shows_yjits_memory_beside_the_rows_figures

@@ -15,14 +15,15 @@ module Mallard
       module_function
 
       # A row of a comparison against its baseline: its allocator's effort (Allocator#deploy_effort), or more where
-      # it changes more. Another Ruby than the baseline's is the most a deployment can change; YJIT turned on takes
-      # a variable.
-      # @param row, baseline [#allocator, #ruby, #yjit] ruby: a Target::SubjectRuby or nil; yjit: "on", "off" or nil
+      # it changes more. Another Ruby than the baseline's is the most a deployment can change; YJIT turned on, or its
+      # code region sized, takes a variable.
+      # @param row, baseline [#allocator, #ruby, #yjit] ruby: a Target::SubjectRuby or nil; yjit: "on", "off", a size
+      #   in MiB ("16") or nil
       # @return [Integer] one of the levels above
       def of(row, baseline:)
         efforts = [row.allocator.deploy_effort]
         efforts << RUBY_CHANGE if row.ruby && row.ruby.path != baseline.ruby&.path
-        efforts << ENVIRONMENT if row.yjit == "on" && baseline.yjit != "on"
+        efforts << ENVIRONMENT if YjitMode.on?(row.yjit) && row.yjit != baseline.yjit
         efforts.max
       end
     end

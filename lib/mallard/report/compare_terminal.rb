@@ -109,7 +109,10 @@ module Mallard
         io.puts
         io.puts "  #{yjit.heading}:"
         table_lines(*yjit.table).each { |line| io.puts "    #{line}" }
-        yjit.decisions.each { |line| io.puts "  #{line}" }
+        yjit.decided.each do |line, snippet|
+          io.puts "  #{line}"
+          snippet&.each_line { |text| io.puts "    #{text.chomp}" }
+        end
       end
 
       # --gc: what the baseline's GC suggested, and why.

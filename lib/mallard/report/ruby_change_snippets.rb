@@ -3,8 +3,8 @@
 module Mallard
   module Report
     # How to deploy a recommendation that runs another Ruby than the baseline's (`compare --rubies`) or turns
-    # YJIT on (`compare --yjit`): the version file and Gemfile line, the image, how to build a Ruby linked with
-    # jemalloc as the one measured was (what Fullstaq Ruby ships), and how to check it took effect.
+    # YJIT on or sizes its code region (`compare --yjit`): the version file and Gemfile line, the image, how to build
+    # a Ruby linked with jemalloc as the one measured was (what Fullstaq Ruby ships), and how to check it took effect.
     # Values come from the Ruby mallard ran (its version and linked allocator) and are refused unless of a
     # conservative shape, as DeploySnippets' are.
     module RubyChangeSnippets
@@ -22,7 +22,7 @@ module Mallard
       def titled(row, baseline)
         snippets = {}
         snippets.merge!(ruby(row.ruby)) if other_ruby?(row, baseline)
-        snippets[:yjit] = yjit if row.yjit == "on" && baseline&.yjit != "on"
+        snippets[:yjit] = yjit(row.yjit) if YjitMode.on?(row.yjit) && row.yjit != baseline&.yjit
         snippets.transform_keys { |key| TITLES.fetch(key) }
       end
 
@@ -65,12 +65,22 @@ module Mallard
           "#{linked} (linked)."
       end
 
-      def yjit
-        "# YJIT on, as measured: in the app's environment (Dockerfile ENV, heroku config:set, systemd Environment=)\n" \
-          "RUBY_YJIT_ENABLE=1\n# or in an initializer (Rails 7.2+ does this for you): RubyVM::YJIT.enable"
+      # YJIT as a row ran it: on, or on with a code region of its size (compare --yjit 16), which only an option sets.
+      # @param mode [String] "on" or a size in MiB (YjitMode)
+      def yjit(mode)
+        where = "in the app's environment (Dockerfile ENV, heroku config:set, systemd Environment=)"
+        size = YjitMode.size_mib(mode)
+        unless size
+          return "# YJIT on, as measured: #{where}\nRUBY_YJIT_ENABLE=1\n" \
+                 "# or in an initializer (Rails 7.2+ does this for you): RubyVM::YJIT.enable"
+        end
+
+        "# YJIT on with a #{size} MiB code region, as measured: #{where}\nRUBY_YJIT_ENABLE=1\n" \
+          "RUBYOPT=#{YjitMode.option(mode)}\n# added to any RUBYOPT the app already has; Ruby 3.3's " \
+          "RubyVM::YJIT.enable takes no size"
       end
 
-      private_class_method :other_ruby?, :ruby, :dockerfile, :build, :verify, :yjit
+      private_class_method :other_ruby?, :ruby, :dockerfile, :build, :verify
     end
   end
 end

@@ -4,7 +4,8 @@ module Mallard
   module Report
     class Html
       # compare --yjit, as the terminal shows it: each YJIT row's code and metadata memory beside its steady memory,
-      # req/s and p99, and the code region size chosen in each group of rows (Report::YjitSentences words both).
+      # req/s and p99, and the code region size chosen in each group of rows with how to deploy it
+      # (Report::YjitSentences words them).
       class CompareYjitView < View
         # @param sentences [YjitSentences]
         def initialize(sentences)
@@ -24,8 +25,9 @@ module Mallard
           <%- end -%>
           </tbody>
           </table>
-          <%- @sentences.decisions.each do |line| -%>
+          <%- @sentences.decided.each do |line, snippet| -%>
           <p><%= line %></p>
+          <%- if snippet -%><pre><%= snippet %></pre><%- end -%>
           <%- end -%>
         ERB
       end

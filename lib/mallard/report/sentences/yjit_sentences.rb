@@ -37,7 +37,15 @@ module Mallard
       end
 
       # One line per group of rows that differ only in YJIT: the size chosen and why, or why none was.
-      def decisions = Array(@summary.yjit_choices).map { |choice| decision(choice) }
+      def decisions = decided.map(&:first)
+
+      # Each decision with how to deploy the size chosen (RubyChangeSnippets.yjit; nil where none was chosen).
+      # @return [Array(String, String)]
+      def decided
+        Array(@summary.yjit_choices).map do |choice|
+          [decision(choice), (RubyChangeSnippets.yjit(chosen(choice).mode) if choice.choice)]
+        end
+      end
 
       private
 
