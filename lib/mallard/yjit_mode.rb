@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 module Mallard
-  # What a value of --yjit means: "off", "on" (YJIT with its Ruby's own code region: 48 MiB on 3.3, 64 on 3.2), or a
+  # What a value of --yjit means: "off", "on" (YJIT with its Ruby's own code region: 48 MiB on 3.3, 256 on 3.1), or a
   # code region size in MiB ("16": YJIT on with --yjit-exec-mem-size=16, an option every Ruby with YJIT reads, 3.1 to
   # 3.4). The options, the rows of a comparison, their check in the process and their deploy snippets read a mode
   # through here, so a size means the same everywhere.
