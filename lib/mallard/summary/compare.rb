@@ -28,6 +28,9 @@ module Mallard
     # (reason: jemalloc's rejected pairs), "deprecated" (instead: the names Ruby reads now, as Ruby writes them:
     # RUBY_GC_HEAP_%d_INIT_SLOTS) or "unread" (this Ruby or allocator does not read it). inside: MALLOC_CONF's options
     # as jemalloc took them in a run's process ("opt.narenas" => 2, …; Allocators::JemallocConf.confirm), nil unread.
+    # An action after boot is checked as a setting too (name "after_boot", value "warmup" or "compact"; Allocators::
+    # AfterBoot): "unread" where the Ruby lacks what it calls, instead then the action that Ruby can run; inside its
+    # compactions as the run with the agent counted them ("compact_count" => 1).
     SettingCheck = Value.define(:name, :value, :status, :read, :default, :reason, :instead, :inside) do
       def taken? = status == "read"
     end
