@@ -258,7 +258,8 @@ module Mallard
       # way).
       def not_taken(row, summary)
         inside = summary.ruby || {}
-        yjit = row.yjit && Target::SubjectRuby.yjit_mismatch(row.yjit, inside)
+        mode = row.yjit || @options.yjit # an axis's, or one mode for every row
+        yjit = mode && Target::SubjectRuby.yjit_mismatch(mode, inside)
         return yjit if yjit
 
         row.checks, pairs = Allocators::JemallocConf.confirm(row.checks, inside["jemalloc_options"])
