@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
 require_relative "json_text"
-require_relative "yjit_region"
 
 module Mallard
   module Agent
@@ -35,6 +34,7 @@ module Mallard
       # runtime_stats gives these without --yjit-stats (Ruby 3.3: code_region_size, yjit_alloc_size); the region
       # reserved, which --yjit-exec-mem-size sets, only the maps say.
       def yjit_memory
+        require_relative "yjit_region" # only where YJIT runs: the agent loads no more than it needs
         stats = RubyVM::YJIT.runtime_stats || {}
         { yjit_code_region_bytes: stats[:code_region_size], yjit_alloc_bytes: stats[:yjit_alloc_size],
           yjit_region_bytes: YjitRegion.read }
