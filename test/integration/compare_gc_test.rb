@@ -33,7 +33,8 @@ class CompareGcIntegrationTest < Minitest::Test
     suggested = assert_each_suggestion_says_why(summary["gc_suggestions"])
 
     assert File.exist?(File.join(@tmp, "run", "gc-baseline", "summary.json")), "the baseline's soak is kept"
-    assert_includes suggested.map { |found| found["name"] }, "gc-after-boot", "a boot that allocates 10× what it keeps"
+    assert_includes suggested.map { |found| found["name"] }, "gc-after-boot",
+                    "a boot that allocates 10× what it keeps: #{summary['gc_suggestions'].last}"
     assert_equal(["glibc", *suggested.map { |found| found["name"] }], summary["rows"].map { |row| row["name"] })
     suggested.each { |found| assert_row_took(summary, found) }
   end
