@@ -26,6 +26,17 @@ class ConfigOptionTest < Minitest::Test
     assert_includes config.summary, "with MALLOC_CONF=dirty_decay_ms:1000,narenas:2 RUBY_GC_HEAP_GROWTH_FACTOR=1.2"
   end
 
+  # compare --cross: what a configuration adds to its base, on another of the catalog's, named by its parts.
+  def test_what_it_adds_onto_another_configuration
+    catalog = Mallard::Allocators::Catalog.default
+    config = parse("warm=glibc-arena2,RUBY_GC_HEAP_GROWTH_FACTOR=1.1,after_boot=compact")
+    crossed = config.onto(catalog.fetch("jemalloc"))
+
+    assert_equal %w[jemalloc/warm jemalloc jemalloc compact],
+                 [crossed.name, crossed.malloc, crossed.base, crossed.after_boot]
+    assert_equal({ "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.1" }, crossed.settings, "not glibc-arena2's MALLOC_ARENA_MAX")
+  end
+
   # The process is verified to carry every variable, not only the allocator's own.
   def test_the_process_must_carry_each_variable
     config = parse("gc=RUBY_GC_HEAP_GROWTH_FACTOR=1.1")

@@ -73,6 +73,7 @@ class MeasureOptionsTest < Minitest::Test
     [["compare", APP, "--allocators", ""], /--allocators lists no configuration/],
     [["compare", APP, "--allocators", "glibc,nope"], /unknown allocator 'nope'/],
     [["compare", APP, "--repeat", "0"], /--repeat must be between 1 and 100/],
+    [["compare", APP, "--cross"], /--cross runs --config and --gc sets on every configuration --allocators names/],
     [["compare", APP, "--interval", "5", "--duration", "10"], /leaves fewer than 12 samples/],
     [["demo", APP], /demo runs on its bundled app/]
   ].freeze

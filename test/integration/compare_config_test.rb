@@ -37,21 +37,29 @@ class CompareConfigIntegrationTest < Minitest::Test
     refute File.exist?(out_dir), "a refused comparison leaves no run directory"
   end
 
-  # A GC variable the app's Ruby reads runs as a row of its own, verified in the process, its check in the JSON.
+  # A GC variable the app's Ruby reads runs as a row of its own, verified in the process, its check in the JSON; with
+  # --cross on each configuration named, rows named by their parts.
   def test_a_gc_variable_runs_as_a_row_with_its_check_in_the_json
-    out, err, status = mallard("compare", STABLE, "--json", "--out", File.join(@tmp, "run"),
-                               "--config", "gc-cap=RUBY_GC_HEAP_GROWTH_FACTOR=1.1", "--duration", "3",
-                               "--repeat", "1", timeout: 180)
+    out, err, status = mallard("compare", STABLE, "--json", "--out", File.join(@tmp, "run"), "--allocators",
+                               "glibc,jemalloc", "--cross", "--config", "gc-cap=RUBY_GC_HEAP_GROWTH_FACTOR=1.1",
+                               "--duration", "3", "--repeat", "1", timeout: 180)
     summary = JSON.parse(out)
-    row = summary["rows"].find { |candidate| candidate["name"] == "gc-cap" }
 
     assert_equal 0, status.exitstatus, err
-    assert_equal(%w[glibc gc-cap], summary["rows"].map { |candidate| candidate["name"] })
-    assert row["verified"], "the row's process carries its variable: #{row.inspect}"
-    assert_equal [{ "name" => "RUBY_GC_HEAP_GROWTH_FACTOR", "value" => "1.1", "status" => "read", "read" => "1.100000",
-                    "default" => "1.800000" }], row["settings_checks"].map(&:compact)
-    assert_equal 1, summary["configs"].find { |config| config["name"] == "gc-cap" }["deploy_effort"]
+    assert_equal(%w[glibc jemalloc glibc/gc-cap jemalloc/gc-cap], summary["rows"].map { |candidate| candidate["name"] })
+    %w[glibc/gc-cap jemalloc/gc-cap].each do |name|
+      row = summary["rows"].find { |candidate| candidate["name"] == name }
+
+      assert row["verified"], "the row's process carries its variable: #{row.inspect}"
+      assert_equal [{ "name" => "RUBY_GC_HEAP_GROWTH_FACTOR", "value" => "1.1", "status" => "read",
+                      "read" => "1.100000", "default" => "1.800000" }], row["settings_checks"].map(&:compact)
+    end
+    efforts = %w[glibc/gc-cap jemalloc/gc-cap].map { |name| config(summary, name)["deploy_effort"] }
+
+    assert_equal [1, 3], efforts
   end
+
+  def config(summary, name) = summary["configs"].find { |config| config["name"] == name }
 
   # compare --jemalloc-conf: a MALLOC_CONF row on jemalloc, its options read back by the agent inside the process.
   def test_a_jemalloc_conf_row_is_verified_by_jemallocs_own_options

@@ -23,6 +23,9 @@ module Mallard
       # @return [String, nil] the line it runs once the app has booted: "warmup" or "compact" (AfterBoot); nil: none
       attr_reader :after_boot
 
+      # @return [Hash{String=>String}] what #configured added to its base: variables, and AfterBoot::SETTING
+      attr_reader :added
+
       # @param malloc [String] the allocator detection must find in the process
       # @param settings [Hash] environment variables besides LD_PRELOAD
       # @param sonames [Array<String>] the library to preload, preferred name first; none for glibc
@@ -30,12 +33,13 @@ module Mallard
       # @param requires [String, nil] a file of mallard's the Ruby process must load (-r in RUBYOPT)
       # @param extension [String, nil] the path suffix that shows in the process's maps once it has
       def initialize(name:, summary:, malloc:, finder:, settings: {}, sonames: [], packages: {}, blocked: nil,
-                     requires: nil, extension: nil, base: nil, after_boot: nil)
+                     requires: nil, extension: nil, base: nil, after_boot: nil, added: {})
         @definition = { name: name, summary: summary, malloc: malloc, finder: finder, settings: settings,
                         sonames: sonames, packages: packages, blocked: blocked, requires: requires,
-                        extension: extension, base: base, after_boot: after_boot }
+                        extension: extension, base: base, after_boot: after_boot, added: added }
         @base = base
         @after_boot = after_boot
+        @added = added
         @name = name
         @summary = summary
         @malloc = malloc
@@ -73,9 +77,14 @@ module Mallard
         added = variables.map { |variable, value| "#{variable}=#{value}" }
         added << "#{AfterBoot.code(action)} after boot" if action
         Allocator.new(**@definition, name: name, settings: settings.merge(variables), base: base || self.name,
-                                     after_boot: action || after_boot,
+                                     after_boot: action || after_boot, added: @added.merge(more),
                                      summary: summary || "#{self.summary}; with #{added.join(' ')}")
       end
+
+      # What this configuration adds to its base, on another of the catalog's instead (compare --cross), named by its
+      # parts: "jemalloc/gc-cap".
+      # @param other [Allocator]
+      def onto(other) = other.configured("#{other.name}/#{name}", added)
 
       # How much a deployment must change to run this configuration (DeployEffort): nothing, an environment
       # variable, a line in the app's code (a file of mallard's required, an action after boot), a library to install

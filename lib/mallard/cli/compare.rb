@@ -58,7 +58,7 @@ module Mallard
                                  run_dir: run_dir, reporter: reporter, command_line: ["compare", *argv],
                                  catalog: catalog,
                                  until_resolved: @cli[:until_resolved], budget_s: @cli[:budget_s] || DEFAULT_BUDGET_S,
-                                 rubies: @rubies, yjit: @yjit, suggest_gc: @cli[:gc])
+                                 rubies: @rubies, yjit: @yjit, suggest_gc: @cli[:gc], cross_onto: cross_onto)
       rescue Error
         run_dir.discard # the rows' settings could not be checked: nothing was measured, so no junk run directory
         raise
@@ -107,14 +107,30 @@ module Mallard
       # named (--gc's after all, once the baseline's GC has suggested them).
       def configs
         own = own_configs.map(&:name)
-        named = @cli[:configs] || (own.empty? && !@cli[:gc] ? catalog.names : [catalog.first.name])
         named + (own - named)
+      end
+
+      # The configurations --allocators names, or every one in the catalog, or with --config, --jemalloc-conf or --gc
+      # the baseline (the catalog's first: own configurations come after its own).
+      def named
+        own = @cli[:own] || @cli.key?(:jemalloc_conf) || @cli[:gc]
+        @cli[:configs] || (own ? [@measure.catalog.first.name] : @measure.catalog.names)
       end
 
       # --config's configurations, each checked as the command line is read, then --jemalloc-conf's.
       def own_configs
-        @own_configs ||= Array(@cli[:own]).map { |text| Allocators::ConfigOption.parse(text, @measure.catalog) } +
-                         jemalloc_configs
+        @own_configs ||= crossed(Array(@cli[:own]).map { |text| own_config(text) }) + jemalloc_configs
+      end
+
+      def own_config(text) = Allocators::ConfigOption.parse(text, @measure.catalog)
+
+      # --cross: each --config on every configuration --allocators names instead of its base alone, rows named by
+      # their parts (jemalloc/gc-cap); nil without it.
+      def cross_onto = (named.map { |name| @measure.catalog.fetch(name) } if @cli[:cross])
+
+      def crossed(own)
+        onto = cross_onto
+        onto ? own.flat_map { |config| onto.map { |allocator| config.onto(allocator) } } : own
       end
 
       def jemalloc_configs
@@ -153,6 +169,9 @@ module Mallard
                             "one load: run `mallard soak --concurrency auto` and give compare the number it chose"
         end
         @rubies = rubies(@cli[:rubies]) if @cli[:rubies]
+        if @cli[:cross] && Array(@cli[:own]).empty? && !@cli[:gc]
+          raise UsageError, "--cross runs --config and --gc sets on every configuration --allocators names: give one"
+        end
 
         configs.each { |name| catalog.fetch(name) } # a name twice is an A/A row, not a typo
       end
@@ -240,6 +259,8 @@ module Mallard
                 "runs") do |text|
           (@cli[:own] ||= []) << text
         end
+        opts.on("--cross", "run each --config and --gc set on every configuration --allocators names (rows " \
+                           "jemalloc/gc-cap), not on its base alone") { @cli[:cross] = true }
         opts.on("--jemalloc-conf [LIST]", Allocators::JemallocConf::LIST,
                 "rows on jemalloc for MALLOC_CONF settings, each verified in the process: " \
                 "#{Allocators::JemallocConf::ROWS.keys.join(',')} (default: all)") do |list|

@@ -71,14 +71,18 @@ module Mallard
       # @param yjit [Array<String>, nil] --yjit off,on,16: every row with YJIT off, on and at each code region size
       #   (rows …/yjit-off, …/yjit-on, …/yjit-16; YjitMode)
       # @param suggest_gc [Boolean] --gc: soak the baseline first, and add the RUBY_GC_* sets its GC suggests as rows
+      # @param cross_onto [Array<Allocators::Allocator>, nil] --cross: --gc's sets on each of these (rows
+      #   jemalloc/gc-free), not on the baseline alone
       def initialize(target:, options:, configs:, repeat:, run_dir:, reporter:, catalog: Allocators::Catalog.default,
-                     command_line: [], until_resolved: nil, budget_s: nil, rubies: nil, yjit: nil, suggest_gc: false)
+                     command_line: [], until_resolved: nil, budget_s: nil, rubies: nil, yjit: nil, suggest_gc: false,
+                     cross_onto: nil)
         @target = target
         @options = options
         @rubies = rubies
         @yjit = yjit
         @configs = configs
         @suggest_gc = suggest_gc
+        @cross_onto = cross_onto
         @rows = rows(configs, catalog)
         check_yjit
         check_settings
@@ -117,15 +121,14 @@ module Mallard
       end
 
       # compare --gc: the baseline soaked once with the agent before the rows, for its GC under this load; the variable
-      # sets that suggests join the comparison as rows of their own on the baseline's configuration, crossed like the
-      # others, and are checked as they are (Analysis::GcCandidates).
+      # sets that suggests join the comparison as rows of their own on the baseline's configuration (with --cross on
+      # each configuration named), crossed like the others, and are checked as they are (Analysis::GcCandidates).
       def suggest_gc_rows
         baseline = @rows.first
         summary = soak(baseline, 0, name: GC_BASELINE, agent: true)
         after_boot = Allocators::AfterBoot.available(@target, @rows.map { |row| row.ruby || @options.subject_ruby })
         @gc_suggestions = Analysis::GcCandidates.call(summary.complete? ? summary.gc : nil, after_boot: after_boot)
-        suggested = @gc_suggestions.select(&:suggested)
-        own = suggested.map { |found| baseline.allocator.configured(found.name, found.settings) }
+        own = suggested_configs(baseline.allocator)
         @catalog = @catalog.including(own)
         @rows = rows(@configs + own.map(&:name), @catalog)
         check_settings
@@ -135,6 +138,12 @@ module Mallard
       rescue Error => e
         @gc_suggestions = Analysis::GcCandidates.call(nil)
         @reporter.run_failed(label: GC_BASELINE, reason: e.message)
+      end
+
+      # --gc's suggested sets on the baseline's configuration, or with --cross on each configuration named.
+      def suggested_configs(baseline)
+        own = @gc_suggestions.select(&:suggested).map { |found| baseline.configured(found.name, found.settings) }
+        @cross_onto ? own.product(@cross_onto).map { |config, allocator| config.onto(allocator) } : own
       end
 
       # Whether the counted runs go without the agent: where the target's work is counted from outside.
