@@ -21,7 +21,7 @@ class SamplerTest < Minitest::Test
 
     assert_equal total, @records.last
     assert_equal "total", total[:kind]
-    assert_equal @records.size - 1, memory.size
+    assert_equal @records.size - 1, memory.size + cgroups.size
     assert_equal memory.size, total[:processes]
     assert_equal Process.pid, memory.first[:pid]
     assert_equal "main", memory.first[:role]
@@ -53,7 +53,8 @@ class SamplerTest < Minitest::Test
     @sampler.sample(requests: 42)
     values = @records.map { |record| Run.record(JSON.parse(JSON.generate(record))).last }
 
-    assert_equal ([Run::ProcessSample] * (values.size - 1)) + [Run::TotalSample], values.map(&:class)
+    assert_equal ([Run::ProcessSample] * (values.size - 1 - cgroups.size)) + ([Run::CgroupSample] * cgroups.size) +
+                 [Run::TotalSample], values.map(&:class)
     assert_equal 42, values.last.requests
     assert_equal Process.pid, values.first.pid
   end
@@ -69,6 +70,21 @@ class SamplerTest < Minitest::Test
     assert_operator ticks.first[:file_pss_kb], :<=, ticks.first[:pss_kb]
     assert_in_delta ticks[1][:rss_kb], ticks.first[:rss_kb], 0.2 * ticks.first[:rss_kb]
   end
+
+  # The cgroup this process sits in, at the first tick and every CGROUP_EVERY seconds after, with how many of its
+  # processes are the subject's tree (here: this one alone).
+  def test_the_cgroup_is_read_at_the_first_tick_and_every_few_seconds_after
+    skip "this process sits in no readable memory cgroup" unless Mallard::Probe::CgroupMemory.of(Process.pid)
+
+    own_ticks([10.0, 11.0, 10.0 + Mallard::Probe::Sampler::CGROUP_EVERY])
+
+    assert_equal([10.0, 12.0], cgroups.map { |record| record[:t] })
+    assert_equal [1], cgroups.map { |record| record[:tree_processes] }.uniq
+    assert_operator cgroups.first[:processes], :>=, 1
+    assert_operator cgroups.first[:usage_kb], :>, 0
+  end
+
+  def cgroups = @records.select { |record| record[:kind] == "cgroup" }
 
   # This process's memory record at each of the times, sampled by one sampler.
   def own_ticks(times)

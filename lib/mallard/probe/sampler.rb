@@ -11,8 +11,13 @@ module Mallard
     # and file-backed PSS (Agent::Mappings), read from outside the app. Read from inside, by the agent's thread, they
     # cost a busy Ruby 3.1 app a fifth of its CPU per request (Agent::Ledger says how); from here the app pays only
     # the kernel's walk of its page tables, which the summary takes every tick anyway.
+    #
+    # The subject's memory cgroup too (CgroupMemory), at the first tick and every CGROUP_EVERY seconds: what a
+    # container's OOM killer counts. A handful of small files, but the figures move slowly and every process of the
+    # cgroup is in them, so a reading every few seconds says all they can.
     class Sampler
       MAPPINGS_EVERY = 5.0
+      CGROUP_EVERY = 2.0
 
       # @param writer [#<<] where records go (a Run::JsonlWriter)
       # @param clock [#call] seconds since the run's start
@@ -21,6 +26,8 @@ module Mallard
         @writer = writer
         @clock = clock
         @mapped_at = {}
+        @cgroup = CgroupMemory.of(root_pid)
+        @cgroup_at = nil
       end
 
       # @param extra [Hash] counters to store with the total (e.g. requests served so far)
@@ -32,12 +39,20 @@ module Mallard
         return if readings.empty?
 
         readings.each { |record| @writer << record }
+        cgroup(t, readings.size)
         total = Run::TotalSample.record(time: t, readings: readings, **cpu(pids), **extra)
         @writer << total
         total
       end
 
       private
+
+      def cgroup(time, tree_processes)
+        return unless @cgroup && (@cgroup_at.nil? || time - @cgroup_at >= CGROUP_EVERY)
+
+        @cgroup_at = time
+        @writer << Run::CgroupSample.record(time: time, reading: @cgroup.read, tree_processes: tree_processes)
+      end
 
       # The subject's CPU, and the machine's and mallard's own (the subject and the load tool included): what
       # the rest of the machine did meanwhile tells a quiet run from one with a noisy neighbour.

@@ -29,6 +29,18 @@ module Mallard
       end
     end
 
+    # The memory cgroup the subject sits in, every few seconds (Probe::CgroupMemory): its version and path, what the
+    # kernel charges it (usage, anon and file, all in KiB), its own high-water mark (v1's max_usage_in_bytes, v2's
+    # memory.peak: since the cgroup was made, so from before the subject too), its limit (nil: none), the times it hit
+    # that limit (failcnt) and the OOM kills in it so far; processes: every process in it, tree_processes the
+    # subject's own among them. Where the two differ, its figures count other processes too.
+    CgroupSample = Value.define(:t, :version, :path, :usage_kb, :peak_kb, :anon_kb, :file_kb, :limit_kb, :failcnt,
+                                :oom_kills, :processes, :tree_processes) do
+      def self.record(time:, reading:, tree_processes:)
+        { kind: "cgroup", t: time, **reading, tree_processes: tree_processes }
+      end
+    end
+
     # One interval of the in-process agent: GC.stat as it stood, requests finished so far (cumulative per
     # process), and per-request columns for the requests recorded in the interval. In a job worker the units are
     # jobs: requests counts the jobs finished, busy those running, jobs_failed those that raised (cumulative),
@@ -87,7 +99,8 @@ module Mallard
 
     # Which model class each record kind becomes.
     RECORD_KINDS = { "total" => TotalSample, "memory" => ProcessSample, "agent" => AgentRecord,
-                     "jobs" => JobsSample, "ledger" => LedgerRecord, "ruby" => RubyState }.freeze
+                     "jobs" => JobsSample, "ledger" => LedgerRecord, "ruby" => RubyState,
+                     "cgroup" => CgroupSample }.freeze
 
     # @param hash [Hash] a "gc" line
     # @return [Array<GcEvent>]

@@ -42,7 +42,8 @@ module Mallard
       # SoakRun's members by the record kinds they hold.
       def by_member(records)
         { totals: records["total"], processes: records["memory"], agent: records["agent"], gc_events: records["gc"],
-          gc_drops: records["gc_drop"], jobs: records["jobs"], ledger: records["ledger"], ruby_states: records["ruby"] }
+          gc_drops: records["gc_drop"], jobs: records["jobs"], ledger: records["ledger"], ruby_states: records["ruby"],
+          cgroups: records["cgroup"] }
       end
 
       def load_result(directory)

@@ -12,9 +12,10 @@ module Mallard
     # before load ended); jobs: a job worker's queues at each tick; workload: how a job worker's workload ended
     # (nil otherwise); summary: the stored summary.json, nil when the run never wrote one; skipped: damaged lines;
     # ledger: each process's memory ledger every few seconds (Run::LedgerRecord), in time order; ramp: the steps of
-    # `--concurrency auto` before the load (Run::Ramp; nil without it).
+    # `--concurrency auto` before the load (Run::Ramp; nil without it); cgroups: the subject's memory cgroup every few
+    # seconds (Run::CgroupSample; empty where it sits in none that can be read).
     SoakRun = Struct.new(:path, :meta, :totals, :processes, :agent, :gc_events, :gc_drops, :load, :jobs, :workload,
-                         :summary, :skipped, :ledger, :ruby_states, :ramp, keyword_init: true) do
+                         :summary, :skipped, :ledger, :ruby_states, :ramp, :cgroups, keyword_init: true) do
       include Value::Copy
 
       def phases = meta.phases || Phases.new
@@ -22,8 +23,8 @@ module Mallard
       def script? = target.kind == "script"
 
       # Lists a run does not have (a web app's jobs, an agent-less run's ledger) are empty, not nil.
-      def initialize(jobs: nil, ledger: nil, ruby_states: nil, **members)
-        super(jobs: jobs || [], ledger: ledger || [], ruby_states: ruby_states || [], **members)
+      def initialize(jobs: nil, ledger: nil, ruby_states: nil, cgroups: nil, **members)
+        super(jobs: jobs || [], ledger: ledger || [], ruby_states: ruby_states || [], cgroups: cgroups || [], **members)
       end
 
       def jobs? = target.jobs?
