@@ -20,20 +20,33 @@ module Mallard
 
       attr_reader :url, :dir
 
+      # A shape's tree is read this long after Puma says it is up before it is called wrong: a pool thread names
+      # itself once it runs.
+      SHAPE_GRACE = 2.0
+
       # @param user [SubjectUser, SubjectUser::Same] who the server runs as
+      # @param shape [PumaShape, nil] compare --shape's row: its workers, threads and preload, checked once it is up
       # @raise [UsageError] a thread or worker count out of range
       # @raise [NotFound] no config.ru in dir
-      def initialize(dir:, threads: 5, workers: 0, user: SubjectUser::Same)
+      def initialize(dir:, threads: 5, workers: 0, user: SubjectUser::Same, shape: nil)
         @dir = File.expand_path(dir)
-        @threads = checked(threads, "--threads", 1..MAX_THREADS)
-        @workers = checked(workers, "--workers", 0..MAX_WORKERS)
+        @threads = checked(shape&.threads || threads, "--threads", 1..MAX_THREADS)
+        @workers = checked(shape&.workers || workers, "--workers", 0..MAX_WORKERS)
         @user = user
+        @shape = shape
         @bundle = PumaBundle.new(@dir)
         config_ru = File.join(@dir, "config.ru")
         raise NotFound, "no config.ru in #{@dir}" unless File.file?(config_ru)
       end
 
       def kind = "rack"
+
+      # Puma's process shape is mallard's to set (compare --shape).
+      def shapes? = true
+
+      # The same app served in another shape: its own workers, threads and preload (compare --shape's rows).
+      # @param shape [PumaShape]
+      def shaped(shape) = RackApp.new(dir: @dir, user: @user, shape: shape)
 
       # The load counts its requests from outside, so a run without mallard's agent still measures them (what the
       # agent costs, Experiments::Compare).
@@ -44,7 +57,8 @@ module Mallard
 
       # Scrubbed: stored in meta.json and summaries, while @dir keeps its bytes to run the app in.
       def describe
-        details = ["#{@threads} threads", "#{@workers} workers", @bundle.describe, @user.describe].compact
+        preloaded = "preloaded" if @shape&.preloaded?
+        details = ["#{@threads} threads", "#{@workers} workers", preloaded, @bundle.describe, @user.describe].compact
         "#{Text.scrub(@dir)} (Puma, #{details.join(', ')})"
       end
 
@@ -58,9 +72,10 @@ module Mallard
         @log_path = run_dir.file("subject.log")
         @user.prepare(run_dir)
         rackup = rackup(run_dir, agent: !env["MALLARD_AGENT_OUT"].nil?, after_boot: after_boot)
-        Command.new(server_argv(port, rackup), env: env.merge(bundle_env, @user.env), chdir: @dir,
-                                               log_path: @log_path,
-                                               spawn_options: @user.spawn_options)
+        @shape_seen_up = nil
+        @subject = Command.new(server_argv(port, rackup), env: env.merge(bundle_env, @user.env), chdir: @dir,
+                                                          log_path: @log_path,
+                                                          spawn_options: @user.spawn_options)
       end
 
       def workload(options:, run_dir:, **)
@@ -72,8 +87,14 @@ module Mallard
       # Nothing of the run outlives the subject.
       def release = nil
 
+      # A shape's row is up once its tree is the shape asked for, read from outside (Probe::PumaTree); a tree still
+      # unlike it SHAPE_GRACE after Puma answered fails the run with what it is instead.
+      # @raise [SubjectFailed] the tree is not the row's shape
       def ready?
-        workers_booted >= @workers && HttpProbe.answers?(@url)
+        up = workers_booted >= @workers && HttpProbe.answers?(@url)
+        return up unless up && @shape
+
+        shaped_as_asked?
       end
 
       # What the last #ready? was still waiting for, for a boot timeout's message.
@@ -84,6 +105,15 @@ module Mallard
       end
 
       private
+
+      def shaped_as_asked?
+        @shape_seen_up ||= Clock.monotonic
+        problem = Probe::PumaTree.mismatch(@shape, Probe::PumaTree.read(@subject.pid, log_path: @log_path))
+        return true unless problem
+        raise SubjectFailed, problem if Clock.monotonic - @shape_seen_up > SHAPE_GRACE
+
+        false
+      end
 
       def checked(count, option, range)
         return count if range.cover?(count)
@@ -116,7 +146,7 @@ module Mallard
 
       def server_argv(port, rackup)
         [*@bundle.executable, "--bind", "tcp://127.0.0.1:#{port}", "--threads", "#{@threads}:#{@threads}",
-         "--workers", @workers.to_s, "--environment", "production", rackup]
+         "--workers", @workers.to_s, *("--preload" if @shape&.preloaded?), "--environment", "production", rackup]
       end
     end
   end

@@ -18,6 +18,9 @@ module Mallard
       # A script is not a server that boots before it serves: there is no "after boot" for a line to run at.
       def after_boot? = false
 
+      # Its process tree is its own to shape: compare --shape is refused for it.
+      def shapes? = false
+
       # Scrubbed for meta.json and summaries; the command run keeps its bytes.
       def describe
         ["ruby", @path, *@args].map { |part| Text.scrub(part) }.join(" ")

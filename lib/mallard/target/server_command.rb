@@ -35,6 +35,9 @@ module Mallard
       # The command boots the app as it will: mallard has no place in it for a line to run after boot.
       def after_boot? = false
 
+      # Its process tree is its own to shape: compare --shape is refused for it.
+      def shapes? = false
+
       # Scrubbed for meta.json and summaries; the command run keeps its bytes. Once a port is chosen, the
       # command as it was run, never a literal {port}.
       def describe

@@ -38,6 +38,9 @@ module Mallard
       # after boot.
       def after_boot? = false
 
+      # Its process tree is its own to shape: compare --shape is refused for it.
+      def shapes? = false
+
       # Scrubbed for meta.json and summaries; the command run keeps its bytes.
       def describe
         details = ["jobs from #{File.basename(@workload_path)}", @redis.describe, @user.describe].compact
