@@ -22,6 +22,7 @@ class SoakOptionsTest < Minitest::Test
     [{ duration: Float::INFINITY }, "--duration"], [{ duration: -1.0 }, "--duration"],
     [{ duration: 86_401 }, "--duration"], [{ duration: 0.5, interval: 0.05 }, "--duration"],
     [{ interval: Float::INFINITY }, "--interval"], [{ interval: 0.04 }, "--interval"],
+    [{ memory_limit: "0" }, "--memory-limit"], [{ memory_limit: "2T" }, "--memory-limit"],
     [{ duration: 10, interval: 1 }, "--interval 1 leaves fewer than 12 samples"],
     [{ concurrency: 0 }, "--concurrency"], [{ concurrency: 10_001 }, "--concurrency"],
     [{ requests: 0 }, "--requests"], [{ requests: 10_000_000_001 }, "--requests"],

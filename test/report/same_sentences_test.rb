@@ -4,6 +4,7 @@ require "test_helper"
 require "cgi"
 require_relative "stored_summaries"
 require_relative "heap_summaries"
+require_relative "container_summaries"
 
 # Each kind of run has one presenter of the sentences its views share (PRESENTERS: a gc run is a soak shown GC first):
 # every sentence it gives for a summary appears, word for word, in the terminal view and in the HTML page of that
@@ -49,6 +50,19 @@ class SameSentencesTest < Minitest::Test
 
     assert_same_sentences(summary, stored_meta("soak-leaky"), at_least: 3)
     assert_includes sentences(summary), Mallard::Report::SoakSentences.new(summary).saturation
+  end
+
+  # Memory as the container counts it (the subject's cgroup, --memory-limit watched), and a run the limit ended.
+  def test_a_soaks_cgroup_and_memory_limit_read_the_same_in_both_views
+    container = Mallard::Summary::Container.new(**ContainerSummaries::CONTAINER)
+    limit = Mallard::Summary::MemoryLimit.new(**ContainerSummaries::LIMIT)
+    summary = soak("soak-workers").with(container: container, memory_limit: limit)
+    ended = summary.with(status: "failed", cause: "memory_limit", reason: "stored", verdict: nil,
+                         memory_limit: limit.with(**ContainerSummaries::CROSSED))
+
+    assert_same_sentences(summary, stored_meta("soak-workers"), at_least: 6)
+    assert_same_sentences(ended, stored_meta("soak-workers"), at_least: 5)
+    assert_equal 3, Mallard::Report::SoakSentences.new(summary).container.size
   end
 
   def test_a_gc_runs_sentences_read_the_same_in_both_views

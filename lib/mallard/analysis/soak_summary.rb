@@ -38,10 +38,11 @@ module Mallard
         )
       end
 
-      # What the run recorded of itself: the Ruby it ran on, how `--until-decided` ended, and the ramp
-      # `--concurrency auto` chose its load by.
+      # What the run recorded of itself: the Ruby it ran on, how `--until-decided` ended, the ramp
+      # `--concurrency auto` chose its load by, its memory cgroup and --memory-limit.
       def run_facts(run)
-        { ruby: run.meta.subject_ruby, until_decided: run.phases.until_decided, ramp: ramp(run.ramp) }
+        { ruby: run.meta.subject_ruby, until_decided: run.phases.until_decided, ramp: ramp(run.ramp),
+          container: ContainerMemory.call(run), memory_limit: MemoryLimit.call(run) }
       end
 
       def ramp(ramp)

@@ -161,6 +161,10 @@ module Mallard
         end
         on(opts, "--drain-timeout SECONDS", Float, "job worker: after --duration, wait at most this long for " \
                                                    "the queues to drain (default 30)") { |v| @soak.drain_timeout = v }
+        on(opts, "--memory-limit SIZE", "watch the subject's tree (summed PSS) against SIZE (600M, 2G): crossing it " \
+                                        "fails the run as a container's OOM would (watched, not enforced)") do |v|
+          @soak.memory_limit = v
+        end
       end
 
       def subject_options(opts)

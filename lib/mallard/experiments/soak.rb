@@ -13,6 +13,9 @@ module Mallard
     class Soak
       VERIFY_GRACE = 2.0
 
+      # The sampling loop's way out when the subject's tree crosses --memory-limit (never leaves #measure).
+      class LimitCrossed < StandardError; end
+
       attr_reader :run_dir
 
       # @param command_line [Array<String>] mallard's own arguments, for meta.json
@@ -52,6 +55,10 @@ module Mallard
       rescue SignalException => e # Interrupt (SIGINT) included
         stop_load
         finish(Run::Outcome.signalled(e))
+      rescue LimitCrossed
+        stop_load
+        finish(Run::Outcome.failed("memory_limit", "the subject's tree crossed --memory-limit " \
+                                                   "#{@options.memory_limit} (watched, not enforced); it was stopped"))
       rescue Workload::SubjectDied
         stop_load
         finish(Run::Outcome.interrupted("subject_exited", "the subject exited mid-run (#{@subject.describe_status}); " \
@@ -204,10 +211,18 @@ module Mallard
         while yield
           total = @sampler.sample(requests: @agent_log.requests)
           @reporter.sample(total) if total
+          watch_limit(total)
           @ticker&.tick(clock - @phases.load_started_t)
           next_tick += @options.interval
           sleep [next_tick - clock, 0].max
         end
+      end
+
+      # Where a container's OOM killer would act, mallard stops the run: it has no cgroup of its own to enforce the
+      # limit in, so it watches the tree (Analysis::MemoryLimit says against which figure, and why).
+      def watch_limit(total)
+        limit = @options.memory_limit_kb
+        raise LimitCrossed if total && limit && Analysis::MemoryLimit.over?(total[Analysis::MemoryLimit::HELD], limit)
       end
 
       # Stops load part-way and keeps what it counted; a load tool that cannot say is noted, not fatal.

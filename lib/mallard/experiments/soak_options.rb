@@ -10,7 +10,7 @@ module Mallard
     SoakOptions = Struct.new(:duration, :requests, :concurrency, :paths, :interval, :boot_timeout,
                              :allocator, :ruby_client, :max_error_pct, :drain_timeout, :rate, :cpus,
                              :production_cpus, :agent, :ruby, :yjit, :until_decided, :full_gc_every,
-                             keyword_init: true)
+                             :memory_limit, keyword_init: true)
 
     # Reopened rather than built in Struct.new's block, so that its limits are its own constants.
     class SoakOptions
@@ -43,6 +43,7 @@ module Mallard
       # agent: false runs the subject without mallard's agent (compare's round that measures what the agent costs).
       # until_decided: the most seconds of load `soak --until-decided` may take (duration is then the least);
       # full_gc_every: seconds without a major GC after which the agent runs a full GC (Agent::FullGc); nil: never.
+      # memory_limit: --memory-limit as typed ("600M"; MemorySize reads it), watched against the subject's tree.
       #
       # Where the subject and the load run (Cpus::Layout), chosen from --cpus by #validate!; not an option itself,
       # so that options.to_h (meta.json's copy) keeps what the user typed.
@@ -70,6 +71,7 @@ module Mallard
         self.subject_ruby = ruby ? Target::SubjectRuby.resolve(ruby) : Target::SubjectRuby.own
         check_yjit
         check_full_gc
+        check_memory_limit
         check_duration if load
         check_interval
         return self unless load
@@ -112,6 +114,9 @@ module Mallard
         "#{ruby.path} (Ruby #{ruby.version}) does not take #{option}: #{said || "YJIT stayed #{check.read}"}"
       end
 
+      # @return [Integer, nil] --memory-limit in KiB; nil without one
+      def memory_limit_kb = memory_limit && MemorySize.kb(memory_limit)
+
       # The load's length: the budget when the soak runs until it decides, else the duration.
       def load_seconds = until_decided || duration
 
@@ -131,6 +136,13 @@ module Mallard
 
         refusal = self.class.yjit_refusal(yjit, subject_ruby)
         raise UsageError, "--yjit #{yjit}: #{refusal}" if refusal
+      end
+
+      def check_memory_limit
+        return if memory_limit.nil? || memory_limit_kb
+
+        raise UsageError, "--memory-limit takes a size from 1M to 1T, a number with K, M, G or T (binary: 600M, 2G), " \
+                          "not #{memory_limit}"
       end
 
       def check_duration

@@ -13,13 +13,14 @@ module Mallard
         @verdict = summary.verdict
         @live_set = summary.live_set
         @gc_words = GcSentences.new(summary.gc, live_set: @live_set&.verdict)
+        @container = ContainerSentences.new(summary.container, summary.memory_limit)
       end
 
       # Every sentence this summary gives, for a check that each view shows them all.
       def all
         [saturation, conclusion, memory_slope, memory_hint, memory_basis, live_set_slope, live_set_hint, live_set_basis,
          ledger, ledger_pss, gc_runs, gc_pauses, *gc.causes.map(&:last), gc_correlation, *gc_settings, ramp,
-         instrumented].compact
+         instrumented, *container].compact
       end
 
       # A soak keeps mallard's agent in the app, since its purpose is the explanation, and says so: its absolute req/s
@@ -33,10 +34,16 @@ module Mallard
       end
 
       # How the run ended, in its own words, and for a load that failed on timeouts that the app was saturated, and
-      # the load it would serve (Summary::Saturation); nil for a run that completed as it should.
+      # the load it would serve (Summary::Saturation); a run --memory-limit ended says where and by how much. nil for
+      # a run that completed as it should.
       def reason
-        [@summary.reason, saturation].compact.join("; ") if @summary.reason
+        said = (@container.crossed if limit_ended?) || @summary.reason
+        [said, saturation].compact.join("; ") if said
       end
+
+      # Memory as the container counts it (ContainerSentences): the cgroup's charge, whose cgroup it is, and
+      # --memory-limit's headroom (its crossing is the reason a run it ended gives, not said twice).
+      def container = [@container.charge, @container.owner, (@container.limit unless limit_ended?)].compact
 
       # A saturated app: what timed out, what it served, and what to run instead.
       def saturation = SoakSentences.saturation(@summary.saturation)
@@ -144,6 +151,8 @@ module Mallard
       def gc_settings = gc.settings
 
       private
+
+      def limit_ended? = @summary.cause == "memory_limit"
 
       def ramp_choice(ramp)
         clean = format("no errors, p99 under %.0f ms", ramp.latency_limit_ms.to_f)
