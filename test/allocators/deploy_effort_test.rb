@@ -2,10 +2,11 @@
 
 require "test_helper"
 
-# How much a deployment must change to run a compare row: its allocator's, raised by another Ruby or YJIT turned on.
+# How much a deployment must change to run a compare row: its allocator's, raised by another Ruby, YJIT turned on or
+# another Puma shape.
 class DeployEffortTest < Minitest::Test
   DeployEffort = Mallard::Allocators::DeployEffort
-  Row = Struct.new(:allocator, :ruby, :yjit)
+  Row = Struct.new(:allocator, :ruby, :yjit, :shape)
   Ruby = Struct.new(:path)
 
   def setup
@@ -41,5 +42,17 @@ class DeployEffortTest < Minitest::Test
 
     assert_equal [DeployEffort::ENVIRONMENT] * 2, [effort.call("16", "off"), effort.call("16", "on")]
     assert_equal DeployEffort::NOTHING, effort.call("off", "16")
+  end
+
+  # Workers and threads are variables (WEB_CONCURRENCY, RAILS_MAX_THREADS); preloading or not a line of config/puma.rb.
+  def test_another_shape_is_a_variable_and_preloading_a_line_of_code
+    glibc = @catalog.fetch("glibc")
+    shape = ->(text) { Row.new(glibc, nil, nil, Mallard::PumaShape.parse(text)) }
+    effort = ->(row, baseline) { DeployEffort.of(shape.call(row), baseline: shape.call(baseline)) }
+
+    assert_equal DeployEffort::NOTHING, effort.call("2x5", "2x5")
+    assert_equal DeployEffort::ENVIRONMENT, effort.call("2x5", "1x5")
+    assert_equal DeployEffort::APP_CODE, effort.call("2x5-nopreload", "1x5")
+    assert_equal DeployEffort::APP_CODE, effort.call("2x5", "0x5")
   end
 end

@@ -17,14 +17,25 @@ module Mallard
       # A row of a comparison against its baseline: its allocator's effort (Allocator#deploy_effort), or more where
       # it changes more. Another Ruby than the baseline's is the most a deployment can change; YJIT turned on, or its
       # code region sized, takes a variable.
-      # @param row, baseline [#allocator, #ruby, #yjit] ruby: a Target::SubjectRuby or nil; yjit: "on", "off", a size
-      #   in MiB ("16") or nil
+      # @param row, baseline [#allocator, #ruby, #yjit, #shape] ruby: a Target::SubjectRuby or nil; yjit: "on", "off",
+      #   a size in MiB ("16") or nil; shape: a PumaShape or nil
       # @return [Integer] one of the levels above
       def of(row, baseline:)
         efforts = [row.allocator.deploy_effort]
         efforts << RUBY_CHANGE if row.ruby && row.ruby.path != baseline.ruby&.path
         efforts << ENVIRONMENT if YjitMode.on?(row.yjit) && row.yjit != baseline.yjit
+        efforts << shape_effort(row.shape, baseline.shape) if row.shape
         efforts.max
+      end
+
+      # Another Puma shape: workers and threads are variables (WEB_CONCURRENCY, RAILS_MAX_THREADS); preloading or not
+      # is a line of config/puma.rb (preload_app!).
+      # @param shape, baseline [PumaShape, nil]
+      def shape_effort(shape, baseline)
+        return NOTHING if shape == baseline
+        return APP_CODE if shape.preloaded? != baseline&.preloaded?
+
+        ENVIRONMENT
       end
     end
   end

@@ -58,7 +58,8 @@ module Mallard
                                  run_dir: run_dir, reporter: reporter, command_line: ["compare", *argv],
                                  catalog: catalog,
                                  until_resolved: @cli[:until_resolved], budget_s: @cli[:budget_s] || DEFAULT_BUDGET_S,
-                                 rubies: @rubies, yjit: @yjit, suggest_gc: @cli[:gc], cross_onto: cross_onto)
+                                 rubies: @rubies, yjit: @yjit, suggest_gc: @cli[:gc], cross_onto: cross_onto,
+                                 shapes: @shapes)
       rescue Error
         run_dir.discard # the rows' settings could not be checked: nothing was measured, so no junk run directory
         raise
@@ -81,12 +82,12 @@ module Mallard
                          plan(target), runs, duration, runs * duration / 60.0)
       end
 
-      # Every row crossed (configurations × Rubies × YJIT modes), times --repeat, and once more each with the agent
-      # where the counted runs go without it (Experiments::Compare). --gc's rows, suggested once the baseline has run,
-      # are not counted.
+      # Every row crossed (configurations × Rubies × YJIT modes × shapes), times --repeat, and once more each with the
+      # agent where the counted runs go without it (Experiments::Compare). --gc's rows, suggested once the baseline has
+      # run, are not counted.
       def planned_runs(target) = rows * (@cli[:repeat] + (target.measurable_without_agent? ? 1 : 0))
 
-      def rows = configs.size * (@rubies&.size || 1) * (@yjit&.size || 1)
+      def rows = configs.size * (@rubies&.size || 1) * (@yjit&.size || 1) * (@shapes&.size || 1)
 
       def plan(target)
         with_agent = target.measurable_without_agent? ? " and one run each with the agent" : ""
@@ -149,6 +150,7 @@ module Mallard
         validate!
         @yjit = yjit_axis
         target = @measure.target(app ? demo_operands(operands, command, app) : operands, command)
+        check_shapes(target)
         check_planned_runs(target)
         @measure.check_outputs!(@cli)
         target
@@ -201,6 +203,35 @@ module Mallard
         modes
       end
 
+      # --shape 1x5,2x5,2x5-nopreload: each row served in each Puma shape, the rows' own workers, threads and preload.
+      # Refused before anything starts for a target whose process tree is not mallard's to shape (a command, a job
+      # worker), beside --workers or --threads (which a shape sets), and without --rate: in the closed loop each shape
+      # would be loaded at its own pace (a 2x5 tree answers faster than a 1x5, so it is sent more), and its memory would
+      # be that of more requests in flight and more garbage made per second, not of its shape. The open loop offers
+      # every row the same requests per second; a row that cannot serve them fails as saturated, with what it took.
+      def check_shapes(target)
+        return unless @cli[:shapes]
+
+        unless target.shapes?
+          raise UsageError, "--shape applies to an app directory served by Puma, not a #{target.kind} target"
+        end
+
+        given = %w[--workers --threads].select { |option| @measure.given?(option) }
+        raise UsageError, "--shape sets each row's workers and threads: drop #{given.join(' and ')}" if given.any?
+        unless @measure.soak.rate
+          raise UsageError, "--shape compares shapes at one offered load: give --rate N (requests a second)"
+        end
+
+        @shapes = shape_axis
+      end
+
+      def shape_axis
+        shapes = @cli[:shapes].map { |text| PumaShape.parse(text) }
+        raise UsageError, "--shape names a shape twice: #{@cli[:shapes].join(',')}" if shapes.uniq.size < shapes.size
+
+        shapes
+      end
+
       # --rubies NAME=PATH,...: each checked as --ruby is, before anything starts.
       def rubies(list)
         raise UsageError, "give --ruby or --rubies, not both" if @measure.soak.ruby
@@ -231,10 +262,7 @@ module Mallard
             @cli[:configs] = list
           end
           define_config(opts)
-          opts.on("--rubies LIST", Array,
-                  "NAME=PATH,...: every configuration on each Ruby (rows NAME/CONFIG)") do |list|
-            @cli[:rubies] = list
-          end
+          define_axes(opts)
           opts.on("--repeat N", Integer, "runs per configuration (default 3)") { |v| @cli[:repeat] = v }
           opts.on("--max-runs N", Integer, "refuse a comparison planning more runs than this: rows × --repeat, " \
                                            "one each with the agent (default #{MAX_RUNS})") { |v| @cli[:max_runs] = v }
@@ -246,6 +274,16 @@ module Mallard
                                        "(default 10m)") { |v| @cli[:budget_s] = duration(v) }
           @measure.define_until_decided(opts)
           @measure.define_output(opts, @cli, "compare")
+        end
+      end
+
+      def define_axes(opts)
+        opts.on("--rubies LIST", Array, "NAME=PATH,...: every configuration on each Ruby (rows NAME/CONFIG)") do |list|
+          @cli[:rubies] = list
+        end
+        opts.on("--shape LIST", Array, "Puma shapes WxT (workers × threads), preloaded unless -nopreload, 0xT " \
+                                       "single mode: each configuration in each (rows CONFIG/2x5); needs --rate") do |v|
+          @cli[:shapes] = v
         end
       end
 

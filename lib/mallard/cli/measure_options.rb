@@ -83,6 +83,11 @@ module Mallard
         @user.check_reach!(settings[:out] || Run::Directory::DEFAULT_ROOT)
       end
 
+      # Whether the command line gave this option (compare --shape refuses --workers and --threads beside it).
+      def given?(option)
+        @given.include?(option)
+      end
+
       private
 
       def finish_soak(load:)
@@ -104,10 +109,6 @@ module Mallard
         [path] unless path == "/"
       rescue URI::Error, NoMethodError # NoMethodError: a URL without a scheme has no request_uri
         nil
-      end
-
-      def given?(option)
-        @given.include?(option)
       end
 
       # Defines an option and notes that it was given, so that one not applying to the target is refused.

@@ -24,9 +24,11 @@ module Mallard
       # yjit: "on", "off" or a code region size in MiB ("16") with --yjit off,on,16 (nil: the soak options' own).
       # checks: its RUBY_GC_* variables and MALLOC_CONF as its Ruby and allocator took them (Probe::SettingsCheck).
       # instrumented: its run with the agent (Summary::RunFigures), when the counted runs are without it.
-      Row = Struct.new(:label, :allocator, :runs, :invalid_runs, :failure, :ruby, :yjit, :checks, :instrumented) do
-        def initialize(label, allocator, ruby = nil, yjit = nil)
-          super(label, allocator, [], [], nil, ruby, yjit, [], [])
+      # shape: the PumaShape it serves the app in with --shape (nil: the target's own workers and threads).
+      Row = Struct.new(:label, :allocator, :runs, :invalid_runs, :failure, :ruby, :yjit, :checks, :instrumented,
+                       :shape) do
+        def initialize(label, allocator, ruby = nil, yjit = nil, shape = nil)
+          super(label, allocator, [], [], nil, ruby, yjit, [], [], shape)
           self.failure = { reason: refusal, output_tail: [] } if refusal
         end
 
@@ -54,6 +56,7 @@ module Mallard
         def allocator = row.allocator
         def ruby = row.ruby
         def yjit = row.yjit
+        def shape = row.shape
       end
 
       # Where compare --gc soaks the baseline for its GC, inside the comparison's run directory.
@@ -73,13 +76,16 @@ module Mallard
       # @param suggest_gc [Boolean] --gc: soak the baseline first, and add the RUBY_GC_* sets its GC suggests as rows
       # @param cross_onto [Array<Allocators::Allocator>, nil] --cross: --gc's sets on each of these (rows
       #   jemalloc/gc-free), not on the baseline alone
+      # @param shapes [Array<PumaShape>, nil] --shape 1x5,2x5: every row served in each Puma shape (rows …/2x5), each
+      #   its own target (Target::RackApp#shaped) whose tree is checked from outside before the run counts
       def initialize(target:, options:, configs:, repeat:, run_dir:, reporter:, catalog: Allocators::Catalog.default,
                      command_line: [], until_resolved: nil, budget_s: nil, rubies: nil, yjit: nil, suggest_gc: false,
-                     cross_onto: nil)
+                     cross_onto: nil, shapes: nil)
         @target = target
         @options = options
         @rubies = rubies
         @yjit = yjit
+        @shapes = shapes
         @configs = configs
         @suggest_gc = suggest_gc
         @cross_onto = cross_onto
@@ -184,9 +190,9 @@ module Mallard
         rubies = @rubies || { nil => nil }
         rubies.flat_map do |ruby_name, ruby|
           label(configs).flat_map do |row_label, name|
-            (@yjit || [nil]).map do |mode|
-              Row.new([ruby_name, row_label, mode && YjitMode.label(mode)].compact.join("/"), catalog.fetch(name), ruby,
-                      mode)
+            (@yjit || [nil]).product(@shapes || [nil]).map do |mode, shape|
+              Row.new([ruby_name, row_label, mode && YjitMode.label(mode), shape&.label].compact.join("/"),
+                      catalog.fetch(name), ruby, mode, shape)
             end
           end
         end
@@ -318,7 +324,8 @@ module Mallard
           o.subject_ruby = row.ruby if row.ruby
           o.yjit = row.yjit if row.yjit
         end
-        Soak.new(target: @target, options: options, run_dir: run_dir, reporter: @reporter, catalog: @catalog,
+        target = row.shape ? @target.shaped(row.shape) : @target
+        Soak.new(target: target, options: options, run_dir: run_dir, reporter: @reporter, catalog: @catalog,
                  command_line: @command_line).call
       end
 
@@ -360,14 +367,15 @@ module Mallard
 
       def plain_row(row)
         allocator = row.allocator
+        failure = row.failure || {}
         Summary::Row.new(name: row.label, allocator: allocator.name, available: allocator.available?,
                          unavailable_reason: allocator.unavailable_reason,
-                         verified: row.failure.nil? && row.runs.any?, failed: row.failure && row.failure[:reason],
-                         output_tail: row.failure && row.failure[:output_tail], runs: row.runs,
+                         verified: row.failure.nil? && row.runs.any?, failed: failure[:reason],
+                         output_tail: failure[:output_tail], runs: row.runs,
                          deploy_effort: Allocators::DeployEffort.of(row, baseline: @rows.first),
-                         ruby: row.ruby&.to_h, yjit: row.yjit, invalid_runs: row.invalid_runs,
+                         ruby: row.ruby&.to_h, yjit: row.yjit, shape: row.shape&.label, invalid_runs: row.invalid_runs,
                          settings_checks: row.checks, settings: allocator.settings, base: allocator.base,
-                         instrumented_runs: row.instrumented, saturation: row.failure&.dig(:saturation))
+                         instrumented_runs: row.instrumented, saturation: failure[:saturation])
       end
 
       def write_meta
