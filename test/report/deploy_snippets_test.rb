@@ -221,6 +221,28 @@ class DeploySnippetsTest < Minitest::Test
     assert_match(/^RUBY_YJIT_ENABLE=1\nRUBYOPT=--yjit-exec-mem-size=16\n/, snippets["YJIT"])
   end
 
+  # compare --shape: the shape chosen as config/puma.rb's lines and Rails' variables, even when it is the baseline's
+  # (mallard knows the shapes it measured, not the one the app runs in production).
+  def test_a_puma_shape_gives_its_config_lines_and_variables
+    snippets = shape_snippets(%w[glibc/1x5 glibc/2x5 glibc/2x5-nopreload], "glibc/2x5")
+    config = snippets["Puma shape (config/puma.rb)"]
+
+    assert_includes config, "a master and 2 workers of 5 threads, preloaded by the master"
+    assert_match(/^threads 5, 5\nworkers 2\npreload_app!\z/, config)
+    assert_match(/\AWEB_CONCURRENCY=2\nRAILS_MAX_THREADS=5\n/,
+                 snippets["Or by environment (Rails' generated config/puma.rb reads these)"])
+    assert_match(/^workers 1\n/, shape_snippets(%w[glibc/1x5], "glibc/1x5")["Puma shape (config/puma.rb)"])
+  end
+
+  def test_a_shape_without_preload_or_in_single_mode_says_so
+    nopreload = shape_snippets(%w[glibc/1x5 glibc/2x5-nopreload], "glibc/2x5-nopreload")["Puma shape (config/puma.rb)"]
+    single = shape_snippets(%w[glibc/1x5 glibc/0x8], "glibc/0x8")["Puma shape (config/puma.rb)"]
+
+    assert_match(/^# no preload_app! .*preload_app! false$/, nopreload)
+    refute_match(/^preload_app!/, nopreload)
+    assert_match(/one process, 8 threads \(Puma's single mode\)\nthreads 8, 8\n# single mode: no workers line/, single)
+  end
+
   def test_a_ruby_version_of_another_shape_is_refused
     summary = ruby_summary("odd", { "version" => "3.3.8; rm -rf /" })
 
@@ -235,6 +257,15 @@ class DeploySnippetsTest < Minitest::Test
                                     settings_checks: checks || [])
     recommendation = Mallard::Summary::Recommendation.new(name: name)
     DeploySnippets.titled(Mallard::Summary::Compare.new(baseline: "glibc", rows: [row], recommendation: recommendation))
+  end
+
+  def shape_snippets(names, chosen)
+    rows = names.map do |name|
+      Mallard::Summary::Row.new(name: name, allocator: "glibc", shape: name.split("/").last)
+    end
+    summary = Mallard::Summary::Compare.new(baseline: names.first, rows: rows,
+                                            recommendation: Mallard::Summary::Recommendation.new(name: chosen))
+    DeploySnippets.titled(summary)
   end
 
   def catalog_summary(name)

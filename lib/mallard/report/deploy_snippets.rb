@@ -34,8 +34,8 @@ module Mallard
       module_function
 
       # How to deploy what a comparison recommends, title => text: its Ruby first when it runs another Ruby than
-      # the baseline (RubyChangeSnippets), then its allocator's; none when it recommends nothing, or a configuration
-      # the catalog does not know (a summary from another mallard).
+      # the baseline (RubyChangeSnippets), then its Puma shape with --shape (ShapeSnippets), then its allocator's;
+      # none when it recommends nothing, or a configuration the catalog does not know (a summary from another mallard).
       # @param summary [Summary::Compare]
       # @return [Hash{String=>String}]
       def titled(summary, catalog: Allocators::Catalog.default)
@@ -47,7 +47,8 @@ module Mallard
         snippets = allocator_snippets(configuration(row, name, catalog))
         return snippets unless row
 
-        RubyChangeSnippets.titled(row, rows.find { |candidate| candidate.name == summary.baseline }).merge(snippets)
+        baseline = rows.find { |candidate| candidate.name == summary.baseline }
+        RubyChangeSnippets.titled(row, baseline).merge(ShapeSnippets.titled(row), snippets)
       end
 
       # The row's configuration: the catalog's entry of that name, or the one built on an entry (its base) with the
