@@ -15,7 +15,7 @@ class ContainerSentencesTest < Minitest::Test
 
     assert_includes words.charge, "cgroup v1 memory /jobs/42: 400.0 MiB steady, 420.0 MiB at its peak (anon 380.0 MiB"
     assert_includes words.charge, "the tree's PSS then 200.0 MiB"
-    assert_includes words.owner, "not the app's own: it holds 9 processes, the subject's 3 among them"
+    assert_includes words.owner, "not the app's own: it holds 9 processes, 3 of them the subject's"
     assert_includes words.owner, "the container's view, not the app's alone"
   end
 

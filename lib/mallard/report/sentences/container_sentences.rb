@@ -39,7 +39,7 @@ module Mallard
         c = @container
         return "the cgroup holds the subject's #{processes(c.tree_processes.to_i)} and nothing else" unless c.shared?
 
-        format("the cgroup is not the app's own: it holds %d processes, the subject's %d among them, so its figures " \
+        format("the cgroup is not the app's own: it holds %d processes, %d of them the subject's, so its figures " \
                "count the others too (mallard itself and whatever else runs there): the container's view, not the " \
                "app's alone", c.processes, c.tree_processes.to_i)
       end
