@@ -75,8 +75,8 @@ class CompareShapeIntegrationTest < Minitest::Test
     assert_operator checked, :>=, 6, "every counted run read from outside: #{reads.transform_values(&:size)}"
   end
 
-  # While compare runs: for each run (under glibc/, as its row is named) whose load has begun (its sampler has written a sample), the PSS of its subject's
-  # whole tree from each process's smaps_rollup, every half second.
+  # While compare runs: for each run (under glibc/, as its row is named) whose load has begun (its sampler has written
+  # a sample), the PSS of its subject's whole tree from each process's smaps_rollup, every half second.
   def watch(reads)
     loop do
       Dir.glob(File.join(@out, "**", "samples.jsonl")).each do |samples|
