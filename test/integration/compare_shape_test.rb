@@ -11,6 +11,7 @@ class CompareShapeIntegrationTest < Minitest::Test
   include Processes
 
   APP = File.expand_path("../fixtures/apps/shared_data", __dir__)
+  SELF_PRELOADING = File.expand_path("../fixtures/apps/self_preloading", __dir__)
   SHAPES = "1x5,2x5,2x5-nopreload"
   # The one tolerance the acceptance names: a run's summed PSS against the independent read.
   PSS_TOLERANCE = 0.02
@@ -42,10 +43,22 @@ class CompareShapeIntegrationTest < Minitest::Test
     assert_sums_are_the_processes_own(summary, reads)
   end
 
+  # The app's own config/puma.rb preloads: the row asking for none fails, saying what its tree is, and only the row
+  # whose tree is the one asked for is measured.
+  def test_a_tree_unlike_its_shape_fails_its_row_with_what_it_is
+    summary = compare("--shape", "1x2,1x2-nopreload", "--repeat", "1", "--duration", "2", "--rate", "20",
+                      app: SELF_PRELOADING)
+    preloaded, nopreload = summary["rows"]
+
+    assert preloaded["verified"], preloaded["failed"]
+    refute nopreload["verified"]
+    assert_match(/the Puma tree is not 1x2-nopreload: the master preloaded the app/, nopreload["failed"])
+  end
+
   private
 
-  def compare(*args)
-    out, err, status = mallard("compare", APP, "--json", "--allocators", "glibc", "--out", @out, *args, timeout: 300)
+  def compare(*args, app: APP)
+    out, err, status = mallard("compare", app, "--json", "--allocators", "glibc", "--out", @out, *args, timeout: 300)
     assert_equal 0, status.exitstatus, err
     JSON.parse(out)
   end
