@@ -38,6 +38,7 @@ class CompareShapeIntegrationTest < Minitest::Test
 
     assert_equal(%w[glibc/1x5 glibc/2x5 glibc/2x5-nopreload], summary["rows"].map { |row| row["name"] })
     assert_equal "steady_pss_kb", summary["metric"], "several processes: the trees' memory is their summed PSS"
+    assert_includes summary.dig("target", "description"), "(Puma, in shapes 1x5, 2x5, 2x5-nopreload)"
     summary["rows"].each { |row| assert row["verified"], "#{row['name']}: #{row['failed']}" }
     assert_more_memory_without_preload(summary)
     assert_sums_are_the_processes_own(summary, reads)

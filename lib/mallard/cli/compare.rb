@@ -150,7 +150,7 @@ module Mallard
         validate!
         @yjit = yjit_axis
         target = @measure.target(app ? demo_operands(operands, command, app) : operands, command)
-        check_shapes(target)
+        target = check_shapes(target)
         check_planned_runs(target)
         @measure.check_outputs!(@cli)
         target
@@ -209,8 +209,9 @@ module Mallard
       # would be loaded at its own pace (a 2x5 tree answers faster than a 1x5, so it is sent more), and its memory would
       # be that of more requests in flight and more garbage made per second, not of its shape. The open loop offers
       # every row the same requests per second; a row that cannot serve them fails as saturated, with what it took.
+      # @return the target, described by its shapes when there are any
       def check_shapes(target)
-        return unless @cli[:shapes]
+        return target unless @cli[:shapes]
 
         unless target.shapes?
           raise UsageError, "--shape applies to an app directory served by Puma, not a #{target.kind} target"
@@ -223,6 +224,7 @@ module Mallard
         end
 
         @shapes = shape_axis
+        target.in_shapes(@shapes)
       end
 
       def shape_axis

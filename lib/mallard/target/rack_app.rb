@@ -26,14 +26,16 @@ module Mallard
 
       # @param user [SubjectUser, SubjectUser::Same] who the server runs as
       # @param shape [PumaShape, nil] compare --shape's row: its workers, threads and preload, checked once it is up
+      # @param shapes [Array<PumaShape>, nil] compare --shape's rows, for the comparison's description alone
       # @raise [UsageError] a thread or worker count out of range
       # @raise [NotFound] no config.ru in dir
-      def initialize(dir:, threads: 5, workers: 0, user: SubjectUser::Same, shape: nil)
+      def initialize(dir:, threads: 5, workers: 0, user: SubjectUser::Same, shape: nil, shapes: nil)
         @dir = File.expand_path(dir)
         @threads = checked(shape&.threads || threads, "--threads", 1..MAX_THREADS)
         @workers = checked(shape&.workers || workers, "--workers", 0..MAX_WORKERS)
         @user = user
         @shape = shape
+        @shapes = shapes
         @bundle = PumaBundle.new(@dir)
         config_ru = File.join(@dir, "config.ru")
         raise NotFound, "no config.ru in #{@dir}" unless File.file?(config_ru)
@@ -48,6 +50,10 @@ module Mallard
       # @param shape [PumaShape]
       def shaped(shape) = RackApp.new(dir: @dir, user: @user, shape: shape)
 
+      # The app as a comparison of shapes serves it: described by its shapes, not by counts no row runs.
+      # @param shapes [Array<PumaShape>]
+      def in_shapes(shapes) = RackApp.new(dir: @dir, user: @user, shapes: shapes)
+
       # The load counts its requests from outside, so a run without mallard's agent still measures them (what the
       # agent costs, Experiments::Compare).
       def measurable_without_agent? = true
@@ -57,8 +63,7 @@ module Mallard
 
       # Scrubbed: stored in meta.json and summaries, while @dir keeps its bytes to run the app in.
       def describe
-        preloaded = "preloaded" if @shape&.preloaded?
-        details = ["#{@threads} threads", "#{@workers} workers", preloaded, @bundle.describe, @user.describe].compact
+        details = [*counts, @bundle.describe, @user.describe].compact
         "#{Text.scrub(@dir)} (Puma, #{details.join(', ')})"
       end
 
@@ -105,6 +110,12 @@ module Mallard
       end
 
       private
+
+      def counts
+        return "in shapes #{@shapes.map(&:label).join(', ')}" if @shapes
+
+        ["#{@threads} threads", "#{@workers} workers", ("preloaded" if @shape&.preloaded?)]
+      end
 
       def shaped_as_asked?
         @shape_seen_up ||= Clock.monotonic
