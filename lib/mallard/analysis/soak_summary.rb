@@ -39,10 +39,11 @@ module Mallard
       end
 
       # What the run recorded of itself: the Ruby it ran on, how `--until-decided` ended, the ramp
-      # `--concurrency auto` chose its load by, its memory cgroup and --memory-limit.
+      # `--concurrency auto` chose its load by, its memory cgroup and --memory-limit, and its workers' sharing.
       def run_facts(run)
         { ruby: run.meta.subject_ruby, until_decided: run.phases.until_decided, ramp: ramp(run.ramp),
-          container: ContainerMemory.call(run), memory_limit: MemoryLimit.call(run) }
+          container: ContainerMemory.call(run), memory_limit: MemoryLimit.call(run),
+          sharing_decay: SharingDecay.call(run) }
       end
 
       def ramp(ramp)

@@ -7,6 +7,7 @@ require_relative "soak_series"
 require_relative "gc"
 require_relative "ledger"
 require_relative "container"
+require_relative "sharing_decay"
 require_relative "../analysis/memory_metric"
 
 module Mallard
@@ -103,14 +104,16 @@ module Mallard
     # saturation: a failed load's timeouts, when the app was saturated (its words: Report::SoakSentences#reason).
     # ruby: the app's Ruby (meta.json's subject_ruby: version, YJIT on or off from inside, YJIT's memory).
     # container: the subject's memory cgroup as the kernel charges it (nil where none could be read); memory_limit:
-    # --memory-limit as watched (nil without it).
+    # --memory-limit as watched (nil without it). sharing_decay: each worker's shared and private memory against the
+    # requests it served (Analysis::SharingDecay; nil for a tree without workers).
     Soak = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :skipped_lines, :headroom_kb,
                         :ruby,
                         target: Run::TargetInfo, allocator: Run::AllocatorInfo, verdict: Verdict, memory: Memory,
                         load: Load, jobs: Jobs, app: App, gc: Gc, live_set: LiveSet, script: Script,
                         validity: Validity, cpu_layout: Cpus::Layout,
                         series: SoakSeries, ledger: Ledger, until_decided: Run::UntilDecided, ramp: Ramp,
-                        saturation: Saturation, container: Container, memory_limit: MemoryLimit)
+                        saturation: Saturation, container: Container, memory_limit: MemoryLimit,
+                        sharing_decay: SharingDecay)
 
     class Soak
       # A summary of schema 1 named its memory metric only in its verdict.
