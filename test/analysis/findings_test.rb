@@ -142,6 +142,17 @@ class FindingsTest < Minitest::Test
     assert_match(/not checked: could not start/, only(findings_for(unchecked)).message)
   end
 
+  # A worker sharing a fifth of its memory loaded the app itself, or wrote over what it shared: said, both named.
+  def test_workers_that_share_little_are_said_with_what_one_more_costs
+    finding = only(findings_for(checked(tree: puma_tree(shared_kb: 14_336))))
+
+    assert_equal "info", finding.level
+    assert_equal "its 2 workers share 20.0% of their memory (the median worker's); each holds 56.0 MB of its own, " \
+                 "what one more worker would add now", finding.message
+    assert_match(/preload_app!.*unshare it as they serve/, finding.advice)
+    assert_empty findings_for(checked(tree: puma_tree(shared_kb: 61_440))), "preloaded: most of it shared"
+  end
+
   private
 
   # A process whose allocator gives no finding of its own (an arena limit set), with these settings checked.

@@ -74,6 +74,17 @@ class DoctorTerminalTest < Minitest::Test
     assert_match(/^  Looked      after 30\.0 s \(--wait\), before it had settled: figures may be mid-boot$/, text)
   end
 
+  def test_a_master_shows_its_tree_and_each_processs_part
+    lines = render(diagnosis(tree: puma_tree(shared_kb: 61_440))).lines.map(&:chomp)
+
+    assert_includes lines, "  Tree        puma with 2 under it, 2 of them workers · " \
+                           "summed PSS 109.3 MiB: shared 86.4 MiB, apart (USS) 22.9 MiB"
+    assert_includes lines, "    PID 4242    master      RSS 72.0 MiB · PSS 29.3 MiB · USS 2.9 MiB  " \
+                           "shared 95.9% of its RSS"
+    assert_includes lines, "    PID 4244    worker 1    RSS 70.0 MiB · PSS 40.0 MiB · USS 10.0 MiB  " \
+                           "shared 85.7% of its RSS  5 pool threads"
+  end
+
   def test_plain_output_has_no_escape_codes
     refute_includes render(diagnosis), "\e["
   end

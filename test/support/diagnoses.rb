@@ -21,6 +21,17 @@ module Diagnoses
     Mallard::Summary::SettingCheck.new(name: name, value: value, status: status, **found)
   end
 
+  # A Puma master and two workers, each worker sharing `shared_kb` of its 70 MiB with the rest of the tree.
+  def puma_tree(shared_kb:)
+    workers = [0, 1].map do |index|
+      { pid: 4243 + index, parent: 4242, title: "puma: cluster worker #{index}: 4242 [app]", pool_threads: 5,
+        memory: { rss_kb: 71_680, pss_kb: 71_680 - (shared_kb / 2), uss_kb: 71_680 - shared_kb, swap_kb: 0 } }
+    end
+    master = { pid: 4242, parent: 1, title: "puma 5.6.5 (tcp://127.0.0.1:3000) [app]", pool_threads: 0,
+               memory: { rss_kb: 73_728, pss_kb: 30_000, uss_kb: 3_000, swap_kb: 0 } }
+    Mallard::Analysis::TreeShape.call([master, *workers])
+  end
+
   def findings_for(diagnosis, cpus: 2)
     Mallard::Analysis::Findings.for(diagnosis, cpus: cpus)
   end

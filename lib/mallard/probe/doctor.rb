@@ -97,7 +97,8 @@ module Mallard
           allocator: Allocators::Detection.detect(mapped_paths: mapped, environ: environ),
           environment: Summary::Diagnosis.relevant_environment(environ),
           threads: Integer(files.status.fetch("Threads", "0")), memory: Probe::MemoryReading.of(files),
-          expected: expected, catalog: @catalog.map(&:to_h), malloc_trim: trim_loaded?(mapped)
+          expected: expected, catalog: @catalog.map(&:to_h), malloc_trim: trim_loaded?(mapped),
+          tree: Analysis::TreeShape.call(Probe::TreeReading.read(files.pid, proc_root: @proc_root))
         )
         diagnosis.verification_problems = verify(diagnosis, environ, mapped)
         check_settings(diagnosis, environ)

@@ -20,6 +20,7 @@ module Mallard
       def render(io)
         io.puts @color.bold("mallard doctor — PID #{@diagnosis.pid}: #{command_line}")
         facts.each { |label, value| io.puts "  #{label.ljust(LABEL_WIDTH)}#{value}" }
+        render_tree(io)
         render_environment(io)
         render_settings(io)
         render_allocators(io)
@@ -89,6 +90,29 @@ module Mallard
       def memory_line
         memory = @diagnosis.memory
         %i[rss pss uss swap].map { |kind| "#{kind.upcase} #{mib(memory[:"#{kind}_kb"])}" }.join(" · ")
+      end
+
+      # A server's master: its tree, what the whole tree holds, and each process's part.
+      def render_tree(io)
+        tree = @diagnosis.tree
+        return unless tree
+
+        io.puts "  #{'Tree'.ljust(LABEL_WIDTH)}#{tree_line(tree)}"
+        tree.processes.each { |process| io.puts "    #{tree_process_line(process)}" }
+      end
+
+      # puma, a master and 2 workers · summed PSS 72.2 MiB: shared 64.7 MiB, apart 7.5 MiB
+      def tree_line(tree)
+        under = tree.processes.size - 1
+        shape = "#{tree.server || 'a process'} with #{under} under it, #{tree.workers} of them workers"
+        "#{shape} · summed PSS #{mib(tree.pss_kb)}: shared #{mib(tree.shared_kb)}, apart (USS) #{mib(tree.uss_kb)}"
+      end
+
+      def tree_process_line(process)
+        threads = "#{process.pool_threads} pool threads" if process.pool_threads.positive?
+        figures = %i[rss pss uss].map { |kind| "#{kind.upcase} #{mib(process[:"#{kind}_kb"])}" }.join(" · ")
+        ["PID #{process.pid.to_s.ljust(8)}#{process.role.ljust(10)}", figures,
+         "shared #{process.shared_pct}% of its RSS", threads].compact.join("  ")
       end
 
       def render_environment(io)

@@ -8,11 +8,12 @@ module Mallard
     # looked says when it was read: after how long, and whether it had settled by then.
     # settings: its RUBY_GC_* variables, MALLOC_CONF and YJIT settings as its own Ruby (and allocator) took them
     # (Summary::SettingCheck; Probe::SettingsCheck, Probe::YjitCheck); nil when not a Ruby, or when they could not be
-    # checked (settings_unchecked: why).
+    # checked (settings_unchecked: why). tree: the process's tree when it has children (a server's master and its
+    # workers: Summary::TreeShape), nil when it has none.
     Diagnosis = Struct.new(:pid, :command, :executable, :ruby, :yjit_requested, :allocator,
                            :environment, :threads, :memory, :expected, :verification_problems,
                            :findings, :catalog, :malloc_trim, :started, :other_rubies, :looked,
-                           :settings, :settings_unchecked, keyword_init: true) do
+                           :settings, :settings_unchecked, :tree, keyword_init: true) do
       # Variables shown even when unset, because "unset" is itself the answer people look for.
       self::SHOWN_VARIABLES = %w[LD_PRELOAD MALLOC_ARENA_MAX MALLOC_CONF GLIBC_TUNABLES RUBY_YJIT_ENABLE].freeze
       # glibc's other tunables and Ruby's GC knobs, shown when set.
@@ -39,7 +40,7 @@ module Mallard
           allocator: allocator.to_h.merge(malloc_trim: malloc_trim), env: environment, threads: threads,
           memory: memory.to_h, settings: settings&.map(&:to_h), settings_unchecked: settings_unchecked,
           expected: expected_h, findings: findings.map(&:to_h), allocators_here: catalog,
-          started: started, other_ruby: other_rubies.to_a, looked: looked }
+          started: started, other_ruby: other_rubies.to_a, looked: looked, tree: tree&.to_h }
       end
 
       private

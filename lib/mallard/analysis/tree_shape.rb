@@ -1,0 +1,55 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Analysis
+    # What a server's process tree is, from Probe::TreeReading's readings: each process's role by the title its
+    # server gave it, the workers and their threads, and what the tree holds shared and apart. Pure.
+    module TreeShape
+      SERVERS = { "puma" => /\Apuma[: ]/, "pitchfork" => /\Apitchfork\b/ }.freeze
+      # "puma: cluster worker 0: 4242 [app]", "pitchfork (gen:0) worker[0] - ready"
+      WORKER = /\bworker(?:\[| )(\d+)/
+      MOLD = /\bmold\b/
+
+      module_function
+
+      # @param readings [Array<Hash>] Probe::TreeReading.read's, the root first
+      # @return [Summary::TreeShape, nil] nil when there is no tree (the root alone)
+      def call(readings)
+        return if readings.size < 2
+
+        processes = readings.each_with_index.map { |reading, index| process(reading, root: index.zero?) }
+        workers = processes.select { |process| process.role.start_with?("worker") }
+        build(processes, workers, server(readings.first[:title]))
+      end
+
+      def build(processes, workers, server)
+        pss, uss = %i[pss_kb uss_kb].map { |key| processes.sum(&key) }
+        Summary::TreeShape.new(server: server, workers: workers.size, threads: workers.map(&:pool_threads),
+                               pss_kb: pss, uss_kb: uss, shared_kb: pss - uss,
+                               worker_uss_kb: Statistics.median(workers.map(&:uss_kb))&.round,
+                               worker_shared_pct: Statistics.median(workers.map(&:shared_pct))&.round(1),
+                               processes: processes)
+      end
+
+      def process(reading, root:)
+        memory = reading[:memory]
+        shared = memory[:rss_kb] - memory[:uss_kb]
+        Summary::TreeProcess.new(pid: reading[:pid], parent: reading[:parent], role: role(reading[:title], root),
+                                 title: reading[:title], pool_threads: reading[:pool_threads],
+                                 rss_kb: memory[:rss_kb], pss_kb: memory[:pss_kb], uss_kb: memory[:uss_kb],
+                                 shared_kb: shared, shared_pct: percent(shared, memory[:rss_kb]))
+      end
+
+      def role(title, root)
+        return "master" if root
+        return "worker #{title[WORKER, 1]}" if title.match?(WORKER)
+
+        title.match?(MOLD) ? "mold" : "child"
+      end
+
+      def server(title) = SERVERS.find { |_, pattern| title.match?(pattern) }&.first
+
+      def percent(part, whole) = whole.positive? ? (100.0 * part / whole).round(1) : nil
+    end
+  end
+end
