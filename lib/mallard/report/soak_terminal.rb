@@ -40,7 +40,8 @@ module Mallard
 
       def sections
         gc = [["GC", @gc.gc], ["Live set", @gc.live_set]]
-        memory = [["Memory", memory_lines], ["Cgroup", @sentences.container], ["Ledger", ledger_lines]]
+        memory = [["Memory", memory_lines], ["Cgroup", @sentences.container], ["Sharing", @sentences.sharing],
+                  ["Ledger", ledger_lines]]
         rest = [["Script", script_line], ["Load", load_line], ["Jobs", job_lines], ["App", app_line], ["Flags", flags],
                 ["Run", [run_dir, skipped_line, @summary.cpu_layout&.description, @sentences.instrumented]]]
         overall = [["Verdict", [conclusion, UntilDecidedSentences.ending(@summary.until_decided)]]]

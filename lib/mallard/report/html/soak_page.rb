@@ -22,7 +22,9 @@ module Mallard
 
         def sections
           memory = Section.new(id: "memory", title: "Memory over time",
-                               parts: [@charts.memory.to_html, *@sentences.container, ledger_chart]).to_s
+                               parts: [@charts.memory.to_html, *@sentences.container,
+                                       SharingChart.new(@summary.sharing_decay).to_html, *@sentences.sharing,
+                                       ledger_chart]).to_s
           middle = @gc_first ? [gc_section, memory, load_section] : [memory, load_section, gc_section]
           [header, SoakVerdictView.new(@summary).to_s, *middle, MetadataView.new(@meta).to_s]
         end

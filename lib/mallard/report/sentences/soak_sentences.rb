@@ -14,13 +14,14 @@ module Mallard
         @live_set = summary.live_set
         @gc_words = GcSentences.new(summary.gc, live_set: @live_set&.verdict)
         @container = ContainerSentences.new(summary.container, summary.memory_limit)
+        @sharing = SharingSentences.new(summary.sharing_decay)
       end
 
       # Every sentence this summary gives, for a check that each view shows them all.
       def all
         [saturation, conclusion, memory_slope, memory_hint, memory_basis, live_set_slope, live_set_hint, live_set_basis,
          ledger, ledger_pss, gc_runs, gc_pauses, *gc.causes.map(&:last), gc_correlation, *gc_settings, ramp,
-         instrumented, *container].compact
+         instrumented, *container, *sharing].compact
       end
 
       # A soak keeps mallard's agent in the app, since its purpose is the explanation, and says so: its absolute req/s
@@ -44,6 +45,9 @@ module Mallard
       # Memory as the container counts it (ContainerSentences): the cgroup's charge, whose cgroup it is, and
       # --memory-limit's headroom (its crossing is the reason a run it ended gives, not said twice).
       def container = [@container.charge, @container.owner, (@container.limit unless limit_ended?)].compact
+
+      # Copy-on-write decay (SharingSentences): a line per worker and what the figures are; empty without workers.
+      def sharing = @sharing.all
 
       # A saturated app: what timed out, what it served, and what to run instead.
       def saturation = SoakSentences.saturation(@summary.saturation)
