@@ -35,6 +35,10 @@ class MemoryLimitTest < Minitest::Test
     assert_operator limit["over_kb"], :>, 0
     assert_operator limit["crossed_load_s"], :<, 10, "stopped at the first tick over it, not at the load's end"
     assert_operator summary.dig("load", "duration_s").to_f, :<, 15
+    over = format("%.1f MiB over", limit["over_kb"] / 1024.0)
+    assert_match(/\Athe subject's tree crossed --memory-limit 64M at #{format('%.1f', limit['crossed_t'])} s: its summed PSS/,
+                 summary["reason"], "when and by how much, where a comparison's failed row shows it too")
+    assert_includes summary["reason"], over
     wait_for(message: "the app outlived its run") { processes_left_by_mallard(@tag).empty? }
     out, = mallard("report", File.join(@tmp, "64M"))
     assert_match(/crossed --memory-limit 64\.0 MiB at [\d.]+ s .*watched, not enforced/, out)

@@ -14,7 +14,15 @@ module Mallard
       VERIFY_GRACE = 2.0
 
       # The sampling loop's way out when the subject's tree crosses --memory-limit (never leaves #measure).
-      class LimitCrossed < StandardError; end
+      # The tick's total record that crossed --memory-limit.
+      class LimitCrossed < StandardError
+        attr_reader :total
+
+        def initialize(total)
+          @total = total
+          super("crossed --memory-limit")
+        end
+      end
 
       attr_reader :run_dir
 
@@ -55,10 +63,9 @@ module Mallard
       rescue SignalException => e # Interrupt (SIGINT) included
         stop_load
         finish(Run::Outcome.signalled(e))
-      rescue LimitCrossed
+      rescue LimitCrossed => e
         stop_load
-        finish(Run::Outcome.failed("memory_limit", "the subject's tree crossed --memory-limit " \
-                                                   "#{@options.memory_limit} (watched, not enforced); it was stopped"))
+        finish(Run::Outcome.failed("memory_limit", crossed(e.total)))
       rescue Workload::SubjectDied
         stop_load
         finish(Run::Outcome.interrupted("subject_exited", "the subject exited mid-run (#{@subject.describe_status}); " \
@@ -222,7 +229,18 @@ module Mallard
       # limit in, so it watches the tree (Analysis::MemoryLimit says against which figure, and why).
       def watch_limit(total)
         limit = @options.memory_limit_kb
-        raise LimitCrossed if total && limit && Analysis::MemoryLimit.over?(total[Analysis::MemoryLimit::HELD], limit)
+        return unless total && limit && Analysis::MemoryLimit.over?(total[Analysis::MemoryLimit::HELD], limit)
+
+        raise LimitCrossed, total
+      end
+
+      # When and by how much, in the reason every view of the run (and a comparison's failed row) shows.
+      def crossed(total)
+        held = total[Analysis::MemoryLimit::HELD]
+        format("the subject's tree crossed --memory-limit %<limit>s at %<t>.1f s: its summed PSS %<held>.1f MiB, " \
+               "%<over>.1f MiB over (watched, not enforced); it was stopped",
+               limit: @options.memory_limit, t: total[:t], held: held / 1024.0,
+               over: (held - @options.memory_limit_kb) / 1024.0)
       end
 
       # Stops load part-way and keeps what it counted; a load tool that cannot say is noted, not fatal.
