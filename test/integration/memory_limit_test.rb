@@ -35,10 +35,7 @@ class MemoryLimitTest < Minitest::Test
     assert_operator limit["over_kb"], :>, 0
     assert_operator limit["crossed_load_s"], :<, 10, "stopped at the first tick over it, not at the load's end"
     assert_operator summary.dig("load", "duration_s").to_f, :<, 15
-    over = format("%.1f MiB over", limit["over_kb"] / 1024.0)
-    assert_match(/\Athe subject's tree crossed --memory-limit 64M at #{format('%.1f', limit['crossed_t'])} s: its summed PSS/,
-                 summary["reason"], "when and by how much, where a comparison's failed row shows it too")
-    assert_includes summary["reason"], over
+    assert_reason_says_when_and_how_much(summary["reason"], limit)
     wait_for(message: "the app outlived its run") { processes_left_by_mallard(@tag).empty? }
     out, = mallard("report", File.join(@tmp, "64M"))
     assert_match(/crossed --memory-limit 64\.0 MiB at [\d.]+ s .*watched, not enforced/, out)
@@ -63,6 +60,13 @@ class MemoryLimitTest < Minitest::Test
   end
 
   private
+
+  # A comparison's failed row shows its run's reason: it says when and by how much too.
+  def assert_reason_says_when_and_how_much(reason, limit)
+    assert reason.start_with?("the subject's tree crossed --memory-limit 64M at " \
+                              "#{format('%.1f', limit['crossed_t'])} s: its summed PSS"), reason
+    assert_includes reason, format("%.1f MiB over", limit["over_kb"] / 1024.0)
+  end
 
   def soak(limit, duration:)
     out_dir = File.join(@tmp, limit)
