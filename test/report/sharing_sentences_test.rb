@@ -31,7 +31,7 @@ class SharingSentencesTest < Minitest::Test
     worker = json.dig("sharing_decay", "workers", 0)
 
     assert_equal [4101, 100, "knee"], worker.values_at("pid", "knee_requests", "finding")
-    assert_equal({ "requests" => 100, "shared_kb" => 44_000, "private_kb" => 27_000 }, worker["points"][1])
+    assert_equal({ "requests" => 100, "shared_kb" => 44_000, "private_kb" => 27_000, "t" => 4.5 }, worker["points"][1])
     assert_equal summary, Mallard::Summary::Soak.from_h(json)
   end
 

@@ -50,7 +50,7 @@ module Mallard
           next unless requests
 
           Summary::SharingPoint.new(requests: requests, shared_kb: sample.rss_kb - sample.uss_kb,
-                                    private_kb: sample.uss_kb)
+                                    private_kb: sample.uss_kb, t: sample.t)
         end
         judged(pid, points, counts ? "agent" : "estimated")
       end

@@ -5,8 +5,8 @@ require_relative "../value"
 module Mallard
   module Summary
     # One tick of a worker (Analysis::SharingDecay): the requests it had served, and its memory shared with other
-    # processes (RSS − USS) and its own (USS), in KiB.
-    SharingPoint = Value.define(:requests, :shared_kb, :private_kb)
+    # processes (RSS − USS) and its own (USS), in KiB; t: the tick on the run's clock.
+    SharingPoint = Value.define(:requests, :shared_kb, :private_kb, :t)
 
     # One worker's copy-on-write decay: its shared memory at its first and last tick, the share of it kept
     # (end / start), the requests it served (requests_source: "agent", its own count, or "estimated", the load tool's
