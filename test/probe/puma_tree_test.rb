@@ -28,7 +28,8 @@ class PumaTreeTest < Minitest::Test
     File.write(@log, "* Preloading application\n", mode: "a")
     seen = PumaTree.read(100, log_path: @log, proc_root: @proc)
 
-    assert_equal({ workers: 2, threads: [5, 5], preloaded: true, pids: [100, 101, 102] }, seen)
+    assert_equal({ workers: 2, threads: [5, 5], preloaded: true, forked_from_first: false, reforks: 0,
+                   pids: [100, 101, 102] }, seen)
     assert_nil PumaTree.mismatch(PumaShape.parse("2x5"), seen)
     assert_match(/not 2x5-nopreload: the master preloaded the app .*preload_app!/,
                  PumaTree.mismatch(PumaShape.parse("2x5-nopreload"), seen))
@@ -49,10 +50,37 @@ class PumaTreeTest < Minitest::Test
   def test_a_tree_gone_from_proc_has_no_workers_and_no_threads
     seen = PumaTree.read(300, log_path: File.join(@proc, "missing.log"), proc_root: @proc)
 
-    assert_equal({ workers: 0, threads: [0], preloaded: false, pids: [300] }, seen)
+    assert_equal({ workers: 0, threads: [0], preloaded: false, forked_from_first: false, reforks: 0, pids: [300] },
+                 seen)
+  end
+
+  # fork_worker: the master forks worker 0, which forks the others; reforks are Puma's own log lines (Puma 6's words,
+  # and Puma 5's, which calls a refork a phased restart). Preloading is Puma's to decide there, so it is not judged.
+  def test_fork_worker_has_the_other_workers_under_worker_0_and_counts_reforks
+    process(100, "puma 6.4.2 (tcp://127.0.0.1:3000) [app]", children: "101", threads: ["ruby"])
+    process(101, "puma: cluster worker 0: 100 [app]", children: "102 103", threads: pool(2))
+    [102, 103].each { |pid| process(pid, "puma: cluster worker #{pid - 101}: 100 [app]", threads: pool(2)) }
+    File.write(@log, "- Starting worker refork, phase: 1\n- Starting phased worker restart, phase: 2\n", mode: "a")
+    File.write(@log, "* Preloading application\n", mode: "a")
+    seen = PumaTree.read(100, log_path: @log, proc_root: @proc)
+
+    assert_equal [3, [2, 2, 2], true, 2], seen.values_at(:workers, :threads, :forked_from_first, :reforks)
+    assert_nil PumaTree.mismatch(PumaShape.parse("3x2-refork"), seen), "preloaded or not, fork_worker's tree"
+    assert_equal 2, PumaTree.reforks(@log)
+  end
+
+  def test_workers_forked_by_the_master_are_no_fork_worker_tree
+    process(100, "puma 6.4.2 (tcp://127.0.0.1:3000) [app]", children: "101 102", threads: ["ruby"])
+    [101, 102].each { |pid| process(pid, "puma: cluster worker #{pid - 101}: 100 [app]", threads: pool(2)) }
+    seen = PumaTree.read(100, log_path: @log, proc_root: @proc)
+
+    assert_equal "the Puma tree is not 2x2-refork: the workers are not children of worker 0 (did Puma take " \
+                 "--fork-worker?)", PumaTree.mismatch(PumaShape.parse("2x2-refork"), seen)
   end
 
   private
+
+  def pool(count) = ["ruby", *Array.new(count) { |i| "puma srv tp 00#{i + 1}" }]
 
   def process(pid, title, threads:, children: "")
     dir = File.join(@proc, pid.to_s)

@@ -28,12 +28,15 @@ module Mallard
         efforts.max
       end
 
-      # Another Puma shape: workers and threads are variables (WEB_CONCURRENCY, RAILS_MAX_THREADS); preloading or not
-      # is a line of config/puma.rb (preload_app!).
+      # Another Puma shape: workers and threads are variables (WEB_CONCURRENCY, RAILS_MAX_THREADS); preloading or not,
+      # fork_worker, and warmup or compaction before fork are lines of config/puma.rb; Pitchfork is another server, a
+      # gem the app adds.
       # @param shape, baseline [PumaShape, nil]
       def shape_effort(shape, baseline)
         return NOTHING if shape == baseline
-        return APP_CODE if shape.preloaded? != baseline&.preloaded?
+        return LIBRARY if shape.pitchfork? && !baseline&.pitchfork?
+        return APP_CODE if shape.preloaded? != baseline&.preloaded? || shape.variant != baseline&.variant ||
+                           shape.refork_after != baseline&.refork_after
 
         ENVIRONMENT
       end

@@ -283,8 +283,10 @@ module Mallard
         opts.on("--rubies LIST", Array, "NAME=PATH,...: every configuration on each Ruby (rows NAME/CONFIG)") do |list|
           @cli[:rubies] = list
         end
-        opts.on("--shape LIST", Array, "Puma shapes WxT (workers × threads), preloaded unless -nopreload, 0xT " \
-                                       "single mode: each configuration in each (rows CONFIG/2x5); needs --rate") do |v|
+        opts.on("--shape LIST", Array, "Puma shapes WxT (workers × threads), preloaded unless -nopreload; " \
+                                       "-refork[=N] (fork_worker), -warmup or -compact before fork, -pitchfork[=N] " \
+                                       "(Pitchfork, Wx1); 0xT single mode: each configuration in each (rows " \
+                                       "CONFIG/2x5); needs --rate") do |v|
           @cli[:shapes] = v
         end
       end

@@ -25,10 +25,12 @@ module Mallard
       # checks: its RUBY_GC_* variables and MALLOC_CONF as its Ruby and allocator took them (Probe::SettingsCheck).
       # instrumented: its run with the agent (Summary::RunFigures), when the counted runs are without it.
       # shape: the PumaShape it serves the app in with --shape (nil: the target's own workers and threads).
+      # reforks: for a shape that reforks (-refork, -pitchfork), the reforks its server logged in each of its runs, by
+      # the run's directory (RunFigures#run_dir); none is a finding, not a failure.
       Row = Struct.new(:label, :allocator, :runs, :invalid_runs, :failure, :ruby, :yjit, :checks, :instrumented,
-                       :shape) do
+                       :shape, :reforks) do
         def initialize(label, allocator, ruby = nil, yjit = nil, shape = nil)
-          super(label, allocator, [], [], nil, ruby, yjit, [], [], shape)
+          super(label, allocator, [], [], nil, ruby, yjit, [], [], shape, {})
           self.failure = { reason: refusal, output_tail: [] } if refusal
         end
 
@@ -91,6 +93,7 @@ module Mallard
         @cross_onto = cross_onto
         @rows = rows(configs, catalog)
         check_yjit
+        check_shapes
         check_settings
         @repeat = repeat
         @run_dir = run_dir
@@ -209,6 +212,16 @@ module Mallard
         end
       end
 
+      # Each shape on its row's Ruby, asked before any row runs: warmup before fork where the Ruby has no
+      # Process.warmup, Pitchfork where it is not installed (Target::RackApp#shape_refusal).
+      # @raise [UsageError] naming the shape and why
+      def check_shapes
+        @rows.map { |row| [row.shape, row.ruby || @options.subject_ruby] }.select(&:first).uniq.each do |shape, ruby|
+          refusal = @target.shape_refusal(shape, ruby)
+          raise UsageError, "--shape #{shape.label}: #{refusal}" if refusal
+        end
+      end
+
       # Each row's RUBY_GC_* variables and MALLOC_CONF as its own Ruby and allocator take them, asked before any row
       # runs: a setting that would not take effect is refused, never measured as if it had.
       # @raise [UsageError] naming each setting not taken
@@ -279,8 +292,16 @@ module Mallard
 
         row.checks, pairs = Allocators::JemallocConf.confirm(row.checks, inside["jemalloc_options"])
         row.checks, not_run = Allocators::AfterBoot.confirm(row.checks, inside)
-        problems = pairs + not_run
+        problems = pairs + not_run + [before_fork_not_run(row.shape, inside)].compact
         problems.join("; ") unless problems.empty?
+      end
+
+      # A -warmup or -compact shape's action borne out as an action after boot is (Allocators::AfterBoot.confirm):
+      # workers forked after it inherit the master's count of compactions, so none counted means it did not run.
+      def before_fork_not_run(shape, inside)
+        return unless shape&.after_boot && inside["compact_count_at_end"]&.zero?
+
+        "#{shape.label}: #{shape.after_boot} before fork did not run in the app: no process had compacted its heap"
       end
 
       # A complete run with the agent: kept when it is a measurement; either way the row's counted runs go on.
@@ -325,8 +346,16 @@ module Mallard
           o.yjit = row.yjit if row.yjit
         end
         target = row.shape ? @target.shaped(row.shape) : @target
-        Soak.new(target: target, options: options, run_dir: run_dir, reporter: @reporter, catalog: @catalog,
-                 command_line: @command_line).call
+        summary = Soak.new(target: target, options: options, run_dir: run_dir, reporter: @reporter, catalog: @catalog,
+                           command_line: @command_line).call
+        record_reforks(row.row, target, summary)
+        summary
+      end
+
+      # A reforking shape's reforks in the run, by its server's log, kept by the run's directory.
+      def record_reforks(row, target, summary)
+        reforks = target.reforks if row.shape
+        row.reforks[summary.run_dir] = reforks if reforks
       end
 
       def run_name(row, index)

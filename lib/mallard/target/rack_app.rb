@@ -50,6 +50,22 @@ module Mallard
       # @param shape [PumaShape]
       def shaped(shape) = RackApp.new(dir: @dir, user: @user, shape: shape)
 
+      # Why this app cannot be served in a shape on a Ruby, asked before any row runs: Process.warmup where the Ruby
+      # has none, Pitchfork where it is not installed. nil when it can.
+      # @param shape [PumaShape]
+      # @param ruby [SubjectRuby] the row's
+      # @return [String, nil]
+      def shape_refusal(shape, ruby)
+        return Pitchfork.refusal(@dir, ruby) if shape.pitchfork?
+        return unless shape.after_boot == "warmup" && Allocators::AfterBoot.available(self, [ruby]) != "warmup"
+
+        "Ruby #{ruby.version} (#{ruby.path}) has no Process.warmup (Ruby 3.3 and later): write " \
+          "#{shape.workers}x#{shape.threads}-compact for a full GC and GC.compact before fork instead"
+      end
+
+      # The reforks seen in the run so far (its server's own log): nil for a shape that does not refork.
+      def reforks = (tree_probe.reforks(@log_path) if @shape&.refork?)
+
       # The app as a comparison of shapes serves it: described by its shapes, not by counts no row runs.
       # @param shapes [Array<PumaShape>]
       def in_shapes(shapes) = RackApp.new(dir: @dir, user: @user, shapes: shapes)
@@ -78,9 +94,9 @@ module Mallard
         @user.prepare(run_dir)
         rackup = rackup(run_dir, agent: !env["MALLARD_AGENT_OUT"].nil?, after_boot: after_boot)
         @shape_seen_up = nil
-        @subject = Command.new(server_argv(port, rackup), env: env.merge(bundle_env, @user.env), chdir: @dir,
-                                                          log_path: @log_path,
-                                                          spawn_options: @user.spawn_options)
+        argv = @shape&.pitchfork? ? pitchfork_argv(run_dir, port, rackup) : server_argv(port, rackup)
+        @subject = Command.new(argv, env: env.merge(bundle_env, @user.env), chdir: @dir, log_path: @log_path,
+                                     spawn_options: @user.spawn_options)
       end
 
       def workload(options:, run_dir:, **)
@@ -96,7 +112,7 @@ module Mallard
       # unlike it SHAPE_GRACE after Puma answered fails the run with what it is instead.
       # @raise [SubjectFailed] the tree is not the row's shape
       def ready?
-        up = workers_booted >= @workers && HttpProbe.answers?(@url)
+        up = (@shape&.pitchfork? || workers_booted >= @workers) && HttpProbe.answers?(@url)
         return up unless up && @shape
 
         shaped_as_asked?
@@ -119,12 +135,15 @@ module Mallard
 
       def shaped_as_asked?
         @shape_seen_up ||= Clock.monotonic
-        problem = Probe::PumaTree.mismatch(@shape, Probe::PumaTree.read(@subject.pid, log_path: @log_path))
+        problem = tree_probe.mismatch(@shape, tree_probe.read(@subject.pid, log_path: @log_path))
         return true unless problem
         raise SubjectFailed, problem if Clock.monotonic - @shape_seen_up > SHAPE_GRACE
 
         false
       end
+
+      # Puma's tree, or Pitchfork's.
+      def tree_probe = @shape&.pitchfork? ? Probe::PitchforkTree : Probe::PumaTree
 
       def checked(count, option, range)
         return count if range.cover?(count)
@@ -146,18 +165,27 @@ module Mallard
         0
       end
 
-      # The app's own config.ru when mallard adds nothing to it.
+      # The app's own config.ru when mallard adds nothing to it. A configuration's action after boot and a shape's
+      # before fork are one line each, the configuration's first (in a preloaded master both run before it forks).
       def rackup(run_dir, agent:, after_boot:)
         config_ru = File.join(@dir, "config.ru")
-        return config_ru unless agent || after_boot
+        actions = [after_boot, @shape&.after_boot].compact.uniq
+        return config_ru unless agent || actions.any?
 
-        Rackup.write(run_dir.file("mallard.ru"), app_config_ru: config_ru, agent: agent,
-                                                 after_boot: after_boot && Allocators::AfterBoot.code(after_boot))
+        code = actions.map { |action| Allocators::AfterBoot.code(action) }.join("\n") unless actions.empty?
+        Rackup.write(run_dir.file("mallard.ru"), app_config_ru: config_ru, agent: agent, after_boot: code)
       end
 
       def server_argv(port, rackup)
         [*@bundle.executable, "--bind", "tcp://127.0.0.1:#{port}", "--threads", "#{@threads}:#{@threads}",
-         "--workers", @workers.to_s, *("--preload" if @shape&.preloaded?), "--environment", "production", rackup]
+         "--workers", @workers.to_s, *("--preload" if @shape&.preloaded?),
+         *("--fork-worker=#{@shape.refork_after}" if @shape&.fork_worker?), "--environment", "production", rackup]
+      end
+
+      # Pitchfork reads its workers, port and reforks from the file mallard writes into the run directory.
+      def pitchfork_argv(run_dir, port, rackup)
+        config = Pitchfork.write_config(run_dir, shape: @shape, port: port)
+        [*Pitchfork.executable(@bundle.bundled?), "--config-file", config, "--env", "production", rackup]
       end
     end
   end
