@@ -16,6 +16,7 @@ require_relative "cli/diff"
 require_relative "cli/boot"
 require_relative "cli/heap"
 require_relative "cli/fleet"
+require_relative "cli/plan"
 
 module Mallard
   # The command line. #run returns an exit status and never calls exit, so tests and other
@@ -23,7 +24,8 @@ module Mallard
   class CLI
     COMMANDS = { "doctor" => CLI::Doctor, "boot" => CLI::Boot, "soak" => CLI::Soak, "gc" => CLI::Gc,
                  "compare" => CLI::Compare, "demo" => CLI::Demo, "report" => CLI::ReportCommand,
-                 "diff" => CLI::Diff, "heap" => CLI::Heap, "fleet" => CLI::Fleet }.freeze
+                 "diff" => CLI::Diff, "heap" => CLI::Heap, "fleet" => CLI::Fleet,
+                 "plan" => CLI::Plan }.freeze
     USAGE = <<~TEXT
       Usage: mallard COMMAND [options]
 
@@ -38,6 +40,8 @@ module Mallard
                                      which allocation sites keep memory alive: three heap dumps, compared
         compare TARGET [--allocators LIST] [--repeat N]
                                      the same soak under each memory configuration: which to deploy
+        plan DIR --memory-limit SIZE --rate N
+                                     how many Puma workers fit a memory limit: predicted, then run and checked
         demo                         compare on the bundled example app (3 to 5 minutes;
                                      --sidekiq: the bundled job worker)
         report RUN_DIR [--json] [--html FILE]

@@ -83,6 +83,9 @@ module Mallard
         @user.check_reach!(settings[:out] || Run::Directory::DEFAULT_ROOT)
       end
 
+      # Puma's threads per process (--threads, default 5): `plan` serves every soak of its shapes with them.
+      def threads = @subject[:threads]
+
       # Whether the command line gave this option (compare --shape refuses --workers and --threads beside it).
       def given?(option)
         @given.include?(option)

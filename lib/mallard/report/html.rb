@@ -56,6 +56,8 @@ require_relative "html/heap_dumps_view"
 require_relative "html/heap_soak_view"
 require_relative "html/heap_method_view"
 require_relative "html/heap_page"
+require_relative "html/plan_table"
+require_relative "html/plan_page"
 
 module Mallard
   module Report

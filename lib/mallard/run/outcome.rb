@@ -10,12 +10,12 @@ module Mallard
     # status: complete | interrupted (stopped part-way: what was measured is kept) | failed (ran, but is no
     # measurement: too many errors, or nothing valid to compare). cause: signal | subject_exited | boot_failed |
     # load_failed | write_failed | errors | no_valid_runs | no_dumps (`mallard heap`: not three dumps to compare) |
-    # memory_limit (the subject's tree crossed --memory-limit) | error.
+    # memory_limit (the subject's tree crossed --memory-limit) | no_fit (`mallard plan`: not one worker fits) | error.
     Outcome = Value.define(:status, :cause, :reason)
 
     class Outcome
       EXIT_STATUSES = { "signal" => 130, "subject_exited" => 69, "boot_failed" => 69, "load_failed" => 69,
-                        "errors" => 65, "no_valid_runs" => 65, "memory_limit" => 65, "no_dumps" => 65,
+                        "errors" => 65, "no_valid_runs" => 65, "memory_limit" => 65, "no_dumps" => 65, "no_fit" => 65,
                         "write_failed" => 74, "error" => 70 }.freeze
 
       def self.complete = new(status: "complete")
