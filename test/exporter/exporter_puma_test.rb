@@ -30,6 +30,7 @@ class ExporterPumaTest < Minitest::Test
       assert_equal ([master] + workers).sort, pids_in(text).sort, text
       assert_roles(text, master, workers)
       assert_memory_parts(settled_scrape(port) || text, [master] + workers)
+      assert_container_on_the_master(text, master)
       assert_served_once_on_loopback(port, master)
     end
   end
@@ -164,6 +165,20 @@ class ExporterPumaTest < Minitest::Test
       assert_includes parts.keys, "stacks"
       assert_in_delta rss, parts.values.sum(&:to_i), 0.1 * rss, parts.inspect
     end
+  end
+
+  # The tree's memory cgroup, on the master alone: the one /proc/MASTER/cgroup names, its charge and high-water mark.
+  def assert_container_on_the_master(text, master)
+    path = File.read("/proc/#{master}/cgroup")[/^\d+:(?:[\w,]*,)?memory(?:,[\w,]*)?:(.*)$/, 1] ||
+           File.read("/proc/#{master}/cgroup")[/^0::(.*)$/, 1]
+    kinds = text.scan(/^ruby_container_memory_bytes\{pid="(\d+)",role="(\w+)",kind="(\w+)",cgroup="([^"]*)"\} (\d+)$/)
+
+    assert_equal [[master.to_s, "master", path]], kinds.map { |pid, role, _, cgroup| [pid, role, cgroup] }.uniq, text
+    figures = kinds.to_h { |_, _, kind, _, value| [kind, Integer(value)] }
+    assert_operator figures.fetch("current"), :>, 0
+    assert_operator figures.fetch("peak"), :>=, figures.fetch("current")
+    oom_kills = %(ruby_container_oom_kills_total{pid="#{master}",role="master",cgroup="#{path}"})
+    assert_match(/^#{Regexp.escape(oom_kills)} \d+$/, text)
   end
 
   def assert_served_once_on_loopback(port, master)

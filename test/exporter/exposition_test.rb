@@ -13,10 +13,15 @@ class ExpositionTest < Minitest::Test
                "gc.heap_live_slots" => 40_000, "gc.old_objects" => 30_000, "gc.heap_allocated_pages" => 90,
                "malloc_in_use" => 5_000_000, "malloc.stats.resident" => 9_000_000, "trims" => 4 }.freeze
 
+  # Probe::CgroupMemory#read's, with no limit set.
+  CONTAINER = { version: 2, path: "/system.slice/app.service", usage_kb: 300, peak_kb: 400, anon_kb: 200, file_kb: 90,
+                limit_kb: nil, failcnt: 0, oom_kills: 1, processes: 3 }.freeze
+
   def snapshots
     memory = Mallard::Probe::MemoryReading.new(rss_kb: 100, pss_kb: 60, uss_kb: 40, swap_kb: 0)
     jemalloc = Detection.new(name: "jemalloc", via: "preloaded", path: "/usr/lib/libjemalloc.so.2")
-    [Exposition::Snapshot.new(pid: 10, role: "master", memory: memory, readings: READINGS, allocator: jemalloc),
+    [Exposition::Snapshot.new(pid: 10, role: "master", memory: memory, readings: READINGS, allocator: jemalloc,
+                              container: CONTAINER),
      Exposition::Snapshot.new(pid: 11, role: "worker", memory: memory, readings: { "gc.count" => 1 },
                               allocator: nil)]
   end
@@ -52,6 +57,17 @@ class ExpositionTest < Minitest::Test
     samples = lines.reject { |line| line.start_with?("#") }
     assert samples.all? { |line| line.match?(/\A[a-z_]+\{pid="1[01]",role="(master|worker)"[^}]*\} [\d.]+\z/) },
            samples.join("\n")
+  end
+
+  # The cgroup's charge by kind, on the master alone; a limit not set is no sample, never a zero.
+  def test_the_container_memory_is_the_masters_by_kind
+    lines = Exposition.new(snapshots).render.lines(chomp: true)
+    cgroup = 'cgroup="/system.slice/app.service"'
+
+    assert_includes lines, %(ruby_container_memory_bytes{pid="10",role="master",kind="current",#{cgroup}} 307200)
+    assert_includes lines, %(ruby_container_memory_bytes{pid="10",role="master",kind="file",#{cgroup}} 92160)
+    assert_includes lines, %(ruby_container_oom_kills_total{pid="10",role="master",#{cgroup}} 1)
+    assert_equal 4, lines.grep(/\Aruby_container_memory_bytes\{/).size, "current, anon, file, peak: no limit"
   end
 
   # A reading a process did not give is no sample, never a zero.

@@ -15,8 +15,9 @@ module Mallard
       TEXT = "text/plain; version=0.0.4; charset=utf-8"
 
       # One process's figures at a scrape: memory from /proc (KiB, Probe::MemoryReading), its own readings
-      # (Readings), and its allocator as doctor detects it (Allocators::Detection, nil when unreadable).
-      Snapshot = Struct.new(:pid, :role, :memory, :readings, :allocator, keyword_init: true)
+      # (Readings), its allocator as doctor detects it (Allocators::Detection, nil when unreadable), and, for the
+      # tree's root alone, the memory cgroup it sits in (Probe::CgroupMemory#read: KiB; nil elsewhere or unreadable).
+      Snapshot = Struct.new(:pid, :role, :memory, :readings, :allocator, :container, keyword_init: true)
 
       # name, type, unit (nil: none), help, and how a snapshot gives its samples: a number, nil (no sample), or
       # [[labels, number], ...].
@@ -52,6 +53,21 @@ module Mallard
         end
       end
 
+      # The cgroup's charge by kind; a kind the kernel does not give (v1 has no anon split on some kernels) or a
+      # limit not set is no sample.
+      def self.container_memory(snapshot)
+        container = snapshot.container or return
+        MetricNames::CONTAINER_KINDS.filter_map do |kind, key|
+          value = container[key]
+          [{ "kind" => kind, "cgroup" => container[:path].to_s }, value * KIB] if value
+        end
+      end
+
+      def self.container_oom_kills(snapshot)
+        container = snapshot.container
+        container && container[:oom_kills] && [[{ "cgroup" => container[:path].to_s }, container[:oom_kills]]]
+      end
+
       def self.allocator(snapshot)
         found = snapshot.allocator
         found && [[{ "allocator" => found.name.to_s, "via" => found.via.to_s, "library" => found.path.to_s }, 1]]
@@ -84,6 +100,14 @@ module Mallard
                    "RSS in the parts of mallard's memory ledger: #{Analysis::LedgerParts::NAMES.join(', ')}.",
                    method(:memory_parts)),
         reading("ruby_malloc_trims", "counter", "trims", "malloc_trim(0) calls by mallard/trim (glibc-trim)."),
+        Family.new(MetricNames::CONTAINER_MEMORY, "gauge", "bytes",
+                   "The memory cgroup the tree sits in, as the kernel charges it and a container's OOM killer counts " \
+                   "it (every process of the cgroup, page cache included), on the master alone: kind current, anon, " \
+                   "file (page cache), peak (its high-water mark) and limit (none set: no sample).",
+                   method(:container_memory)),
+        Family.new("ruby_container_oom_kills", "counter", nil, "Processes the OOM killer ended in the tree's memory " \
+                                                               "cgroup (memory.events oom_kill; v1 oom_control).",
+                   method(:container_oom_kills)),
         Family.new("ruby_allocator", "info", nil, "The malloc the process really runs, as `mallard doctor` reads it " \
                                                   "from /proc/PID/maps: allocator, via (preloaded, linked, default) " \
                                                   "and library path.", method(:allocator))

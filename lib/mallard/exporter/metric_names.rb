@@ -9,6 +9,10 @@ module Mallard
       # The memory ledger's parts, one series per part, its name (Analysis::LedgerParts) in this label.
       MEMORY_PART = "ruby_memory_part_bytes"
       PART_LABEL = "part"
+      # The tree's memory cgroup, one series per kind: the label's value and the key of Probe::CgroupMemory#read.
+      CONTAINER_MEMORY = "ruby_container_memory_bytes"
+      CONTAINER_KINDS = { "current" => :usage_kb, "anon" => :anon_kb, "file" => :file_kb, "peak" => :peak_kb,
+                          "limit" => :limit_kb }.freeze
 
       module_function
 

@@ -6,6 +6,7 @@ require_relative "../probe/proc_files"
 require_relative "../probe/proc_stat"
 require_relative "../probe/process_tree"
 require_relative "../probe/memory_reading"
+require_relative "../probe/cgroup_memory"
 require_relative "../allocators/detection"
 require_relative "readings"
 require_relative "exposition"
@@ -49,11 +50,20 @@ module Mallard
         return unless readings["started"] == Scrape.start_time(pid, proc_root: @proc_root)
 
         files = Probe::ProcFiles.new(pid, root: @proc_root)
-        Exposition::Snapshot.new(pid: pid, role: pid == @root_pid ? "master" : "worker",
+        root = pid == @root_pid
+        Exposition::Snapshot.new(pid: pid, role: root ? "master" : "worker",
                                  memory: Probe::MemoryReading.of(files), readings: readings,
-                                 allocator: allocator(pid, files))
+                                 allocator: allocator(pid, files), container: (container if root))
       rescue Error
         nil # gone since the tree was read, or unreadable
+      end
+
+      # The cgroup is found once (a process does not move), its figures read at every scrape.
+      def container
+        @cgroup = Probe::CgroupMemory.of(@root_pid, proc_root: @proc_root) unless defined?(@cgroup)
+        @cgroup&.read
+      rescue SystemCallError
+        nil # the cgroup went away under us: no figures this scrape
       end
 
       def allocator(pid, files)
