@@ -12,6 +12,9 @@ module Mallard
     # and the table says so rather than calling it "no difference".
     module Comparison
       STEADY = { pss_kb: "steady_pss_kb", rss_kb: "steady_rss_kb" }.freeze
+      # A tree's parts (Summary::TreeFigures) by the run figure each is the median of.
+      TREE = { shared_kb: :steady_shared_kb, private_kb: :steady_private_kb, main_pss_kb: :main_pss_kb,
+               worker_pss_kb: :worker_pss_kb }.freeze
 
       # What a comparison found, for the recommendation to decide on: the baseline's name, the memory metric
       # ("steady_pss_kb" or "steady_rss_kb"), the configurations (Summary::Config), the names no other beats (front),
@@ -50,9 +53,16 @@ module Mallard
           saturation: row.saturation,
           repeats: row.runs.size, unavailable_reason: row.unavailable_reason, output_tail: row.output_tail,
           **estimates(row.runs, own), errors: errors(row.runs), **verdicts(explaining(row)), **yjit(explaining(row)),
-          invalid_runs: row.invalid_runs.size, deploy_effort: row.deploy_effort,
+          invalid_runs: row.invalid_runs.size, deploy_effort: row.deploy_effort, tree: tree(row.runs),
           vs_baseline: (versus(own, reference_series) if row.runs.any? && reference_series)
         )
+      end
+
+      # The tree in parts, where the runs had several processes.
+      def tree(runs)
+        return if column(runs, :steady_shared_kb).empty?
+
+        Summary::TreeFigures.new(**TREE.transform_values { |key| estimate(column(runs, key)) })
       end
 
       def estimates(runs, own)
@@ -93,12 +103,13 @@ module Mallard
 
       def versus(own, reference)
         memory, rps, p99, cpu = %i[memory rps p99 cpu].map { |key| Change.call(own[key], reference[key]) }
+        shared = Change.call(own[:shared], reference[:shared]) if own[:shared].any? && reference[:shared].any?
         Summary::Versus.new(rss_pct: memory.pct, rss_pct_ci: memory.ci, significant: memory.significant,
                             rss_finding: memory.finding, rps_pct: rps.pct, rps_pct_ci: rps.ci,
                             rps_significant: rps.significant, rps_finding: rps.finding, p99_pct: p99.pct,
                             p99_pct_ci: p99.ci, p99_significant: p99.significant, p99_finding: p99.finding,
                             cpu_pct: cpu.pct, cpu_pct_ci: cpu.ci, cpu_significant: cpu.significant,
-                            cpu_finding: cpu.finding, note: memory.note)
+                            cpu_finding: cpu.finding, note: memory.note, shared: shared)
       end
 
       def estimate(figures, values: false)
@@ -106,9 +117,11 @@ module Mallard
                               values: (figures if values))
       end
 
+      # shared: the tree's shared memory, set against the baseline's but no figure of the front (ParetoFront): what a
+      # tree shares is already in its summed PSS.
       def series(runs, metric)
         { memory: column(runs, metric.to_sym), rps: column(runs, :rps), p99: column(runs, :p99_ms),
-          cpu: column(runs, :cpu_ms_per_request) }
+          cpu: column(runs, :cpu_ms_per_request), shared: column(runs, :steady_shared_kb) }
       end
 
       # Missing figures (a run without load has no rps) are left out rather than counted as zero.
@@ -116,7 +129,7 @@ module Mallard
         runs.map { |run| run[key] }.grep(Numeric)
       end
 
-      private_class_method :ledger, :yjit, :measured_series, :config, :estimates, :verdicts, :latency, :errors,
+      private_class_method :ledger, :yjit, :tree, :measured_series, :config, :estimates, :verdicts, :latency, :errors,
                            :versus, :estimate, :series, :column
     end
   end

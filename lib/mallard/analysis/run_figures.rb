@@ -18,8 +18,22 @@ module Mallard
           errors: work.errors, run_dir: summary.run_dir, verdict: summary.verdict&.memory,
           live_set_verdict: summary.verdict&.live_set, problems: summary.validity&.problems || [],
           cpu_ms_per_request: work.cpu_ms_per_unit,
-          ledger_kb: summary.ledger&.parts&.to_h { |part| [part.name, part.kb] }, **yjit(summary.ruby)
+          ledger_kb: ledger(summary.ledger), **yjit(summary.ruby), **tree(memory.tree)
         )
+      end
+
+      # The ledger's parts, KiB by name (nil without a ledger).
+      def ledger(ledger) = ledger&.parts&.to_h { |part| [part.name, part.kb] }
+
+      # A tree of several processes in parts (Summary::TreeMemory): shared and private, the master's part, a worker's
+      # and each worker's; nothing for one process.
+      def tree(tree)
+        return {} unless tree
+
+        workers = tree.parts.reject { |part| part.role == "main" }
+        { steady_shared_kb: tree.steady_shared_kb, steady_private_kb: tree.steady_private_kb,
+          main_pss_kb: tree.main_pss_kb, worker_pss_kb: tree.worker_pss_kb,
+          workers_pss_kb: workers.map(&:steady_pss_kb) }
       end
 
       # YJIT's memory as the app said (meta.json's subject_ruby, Analysis::RubyFigures.inside), in KiB.

@@ -156,7 +156,7 @@ module Mallard
           steady_rss_kb: Statistics.median(steady.values(:rss_kb))&.round,
           steady_pss_kb: Statistics.median(steady.values(:pss_kb))&.round, peak_rss_kb: totals.map(&:rss_kb).max,
           final_rss_kb: totals.last&.rss_kb, samples: totals.size, processes: totals.map(&:processes).compact.max,
-          metric: steady.metric.to_s, per_process: per_process(run.processes)
+          metric: steady.metric.to_s, per_process: per_process(run.processes), tree: ProcessParts.call(run, steady)
         )
       end
 

@@ -15,9 +15,13 @@ module Mallard
     # ask): yjit_code_kb, its code region's pages that hold code, and yjit_metadata_kb, its own allocations (what it
     # keeps about the code), each summed over the processes; yjit_region_kb, the code region it reserved (the size
     # --yjit-exec-mem-size sets, Ruby's default under on).
+    # A tree of several processes in parts (Summary::TreeMemory; nil for one process): steady_shared_kb, the memory
+    # shared between its processes (summed RSS − USS), steady_private_kb (summed USS), main_pss_kb the master's part,
+    # worker_pss_kb a worker's (the median of the workers'), workers_pss_kb each worker's.
     RunFigures = Value.define(:steady_rss_kb, :steady_pss_kb, :peak_rss_kb, :processes, :rps, :p50_ms, :p99_ms,
                               :errors, :run_dir, :verdict, :problems, :live_set_verdict, :cpu_ms_per_request,
-                              :ledger_kb, :yjit_code_kb, :yjit_metadata_kb, :yjit_region_kb)
+                              :ledger_kb, :yjit_code_kb, :yjit_metadata_kb, :yjit_region_kb, :steady_shared_kb,
+                              :steady_private_kb, :main_pss_kb, :worker_pss_kb, :workers_pss_kb)
 
     class RunFigures
       def valid? = Array(problems).empty?
@@ -61,9 +65,16 @@ module Mallard
     # A configuration against the baseline: memory, req/s and p99 as % changes with 95% intervals, and why
     # there are no intervals when there are none.
     # The *_finding members say what each change means in one word (Summary::Change#finding).
+    # shared: the tree's shared memory (RunFigures#steady_shared_kb) against the baseline's, by the same rule (nil
+    # unless both trees had several processes).
     Versus = Value.define(:rss_pct, :rss_pct_ci, :significant, :rss_finding, :rps_pct, :rps_pct_ci, :rps_significant,
                           :rps_finding, :p99_pct, :p99_pct_ci, :p99_significant, :p99_finding, :cpu_pct, :cpu_pct_ci,
-                          :cpu_significant, :cpu_finding, :note)
+                          :cpu_significant, :cpu_finding, :note, shared: Change)
+
+    # A configuration's tree of several processes in parts, each the median over its counted runs with an interval:
+    # the memory shared between its processes and private to each, the master's part and a worker's (RunFigures').
+    TreeFigures = Value.define(shared_kb: Estimate, private_kb: Estimate, main_pss_kb: Estimate,
+                               worker_pss_kb: Estimate)
 
     # Latency figures of a configuration across its repeats.
     Latency = Value.define(p50: Estimate, p99: Estimate)
@@ -74,11 +85,12 @@ module Mallard
     # ledger's parts, each the median over those runs, KiB by part name (nil: no run had a ledger), so the table shows
     # which part a configuration shrank. failed, saturation: as its Row's. yjit_code_kb, yjit_metadata_kb: YJIT's
     # memory (RunFigures'), the median over the runs that explain it; nil where YJIT was off or no run could say.
+    # tree: its tree in parts, where its runs had several processes (nil otherwise).
     Config = Value.define(:name, :available, :verified, :failed, :repeats, :errors, :unavailable_reason,
                           :output_tail, :verdicts, :invalid_runs, :live_set_verdicts, :deploy_effort, :ledger_kb,
                           :yjit_code_kb, :yjit_metadata_kb,
                           saturation: Saturation, steady_rss_kb: Estimate, peak_rss_kb: Estimate, rps: Estimate,
-                          latency_ms: Latency, cpu_ms_per_request: Estimate, vs_baseline: Versus)
+                          latency_ms: Latency, cpu_ms_per_request: Estimate, vs_baseline: Versus, tree: TreeFigures)
 
     # One figure's change of a configuration against another, resolved: figure is "memory", "rate", "latency" or
     # "cpu" (Report::Words names each for the run's unit of work), pct and its 95% interval.

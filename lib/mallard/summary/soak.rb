@@ -43,10 +43,20 @@ module Mallard
     # One process's memory over the run.
     ProcessMemory = Value.define(:pid, :role, :peak_rss_kb, :final_rss_kb)
 
+    # One process's part of a tree over the steady window: the median of its PSS (the parts add up to the tree's), over
+    # its samples there. role: "main" for the process mallard started (Puma's master), else "child" (a worker).
+    ProcessPart = Value.define(:pid, :role, :steady_pss_kb, :samples)
+
+    # A tree of several processes over the steady window (Analysis::ProcessParts): its memory shared between its
+    # processes (summed RSS − USS) and private to each (summed USS), the master's part and a worker's (the median of
+    # the workers' own), and every process's part; each a median over the steady ticks, in KiB.
+    TreeMemory = Value.define(:steady_shared_kb, :steady_private_kb, :main_pss_kb, :worker_pss_kb,
+                              parts: [ProcessPart])
+
     # Memory over the steady window; metric names the figure verdicts and comparisons use (pss_kb when the
-    # tree had several processes, else rss_kb).
+    # tree had several processes, else rss_kb). tree: a tree of several processes in parts (nil for one process).
     Memory = Value.define(:steady_rss_kb, :steady_pss_kb, :peak_rss_kb, :final_rss_kb, :samples, :processes,
-                          :metric, per_process: [ProcessMemory])
+                          :metric, per_process: [ProcessMemory], tree: TreeMemory)
 
     class Memory
       def steady_kb = Analysis::MemoryMetric.pss?(metric) ? steady_pss_kb : steady_rss_kb
