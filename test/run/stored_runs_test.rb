@@ -15,7 +15,7 @@ class StoredRunsTest < Minitest::Test
   def test_there_is_a_golden_for_every_kind_of_run
     kinds = GOLDENS.map { |golden| JSON.parse(File.read(golden)).dig("stored", "kind") }
 
-    assert_equal %w[boot compare fleet gc heap soak], kinds.uniq.sort
+    assert_equal %w[boot compare fleet gc heap plan soak], kinds.uniq.sort
   end
 
   GOLDENS.each do |golden|

@@ -36,6 +36,7 @@ module StoredRunFigures
     when "heap" then Mallard::Analysis::HeapSummary.call(run).to_h.except(:analysis)
     when "fleet" then Mallard::Analysis::FleetSummary.call(run, fail_over: run.options["fail_over"])
     when "compare" then compared(run, stored).to_h.slice(*COMPARED)
+    when "plan" then Mallard::Analysis::PlanSummary.call(run)
     else raise ArgumentError, "#{run.path}: no way to summarise a #{stored.kind} run again"
     end
   end
