@@ -66,12 +66,4 @@ class ProcessPartsTest < Minitest::Test
   def sample(time, pid, role, rss:, uss:, pss:)
     Run::ProcessSample.new(t: time.to_f, pid: pid, role: role, rss_kb: rss, uss_kb: uss, pss_kb: pss)
   end
-
-  def tree_row(name, shared)
-    row = row(name, rss: 200_000, processes: 3)
-    row.with(runs: row.runs.each_with_index.map do |run, i|
-      run.with(steady_shared_kb: shared * SPREAD[i], steady_private_kb: 50_000, main_pss_kb: 30_000,
-               worker_pss_kb: 45_000, workers_pss_kb: [44_000, 46_000])
-    end)
-  end
 end

@@ -122,6 +122,19 @@ class SameSentencesTest < Minitest::Test
     assert_same_sentences(summary, stored_meta("compare"), at_least: 5)
   end
 
+  # Trees of several processes in parts, and the refork row's shared memory against the plain one's, in both views.
+  def test_a_comparisons_trees_in_parts_read_the_same_in_both_views
+    rows = [tree_row("glibc/2x5", 40_000), tree_row("glibc/2x5-refork", 60_000)]
+    summary = Mallard::Analysis::CompareSummary.call(rows: rows, outcome: Mallard::Run::Outcome.complete,
+                                                     run_dir: "/runs/x", target: nil)
+    trees = Mallard::Report::CompareSentences.new(summary).trees
+
+    assert_equal 3, trees.size
+    assert_includes trees.last, "glibc/2x5-refork: shared 58.6 MiB (57.2 … 60.1) (+50.0% (+46.6 … +53.4) against " \
+                                "glibc/2x5's) · private 48.8 MiB"
+    assert_same_sentences(summary, stored_meta("compare"), at_least: 5)
+  end
+
   def test_a_boots_sentences_read_the_same_in_both_views
     stored = Mallard::Summary::Boot.from_h(stored("boot/summary.json"))
     total = stored.total.with(parts: stored.total.parts.with(malloc_kb: nil))

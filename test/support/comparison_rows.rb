@@ -16,6 +16,15 @@ module ComparisonRows
                               **attributes)
   end
 
+  # A row of trees of several processes (a master and two workers) whose processes share `shared` KiB.
+  def tree_row(name, shared)
+    tree = row(name, rss: 200_000, processes: 3)
+    tree.with(runs: tree.runs.each_with_index.map do |run, i|
+      run.with(steady_shared_kb: shared * SPREAD[i], steady_private_kb: 50_000, main_pss_kb: 30_000,
+               worker_pss_kb: 45_000, workers_pss_kb: [44_000, 46_000])
+    end)
+  end
+
   # The comparison of these rows against a glibc baseline using 100,000 KiB.
   def comparison(*rows) = Mallard::Analysis::Comparison.call([row("glibc", rss: 100_000), *rows])
 end

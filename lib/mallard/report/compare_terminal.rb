@@ -42,9 +42,15 @@ module Mallard
                 "changes against #{Text.printable(@summary.baseline)}"
         io.puts "  #{@sentences.figures_from}" if @sentences.figures_from
         io.puts
-        (table + not_counted + CompareLedgerLines.new(@summary.configs).lines).each do |line|
+        (table + not_counted + CompareLedgerLines.new(@summary.configs).lines + tree_lines).each do |line|
           io.puts line.empty? ? "" : "  #{line}"
         end
+      end
+
+      # Each tree of several processes in parts, below the table.
+      def tree_lines
+        trees = @sentences.trees
+        trees.empty? ? [] : ["", *trees]
       end
 
       def table

@@ -32,9 +32,12 @@ module Mallard
 
       # Every sentence this summary gives, for a check that each view shows them all.
       def all
-        [metric_name, figures_from, *not_counted, *resolution, *gc_suggestions, agent_cost, *yjit.all,
+        [metric_name, figures_from, *not_counted, *resolution, *gc_suggestions, agent_cost, *yjit.all, *trees,
          *recommendation&.all].compact
       end
+
+      # Each tree of several processes in parts, and its shared memory against the baseline's (TreeSentences).
+      def trees = TreeSentences.new(@summary).all
 
       # compare --yjit's table and decisions.
       # @return [YjitSentences]
