@@ -50,10 +50,10 @@ module Mallard
           "pitchfork (0.18 or later), so its pitchfork command is on that Ruby's PATH"
       end
 
-      # Whether `pitchfork --version` answers where the subject would find it (its Ruby's bin directory first on PATH,
-      # and for mallard's own Ruby the gem paths mallard runs with).
+      # Whether `pitchfork --version` answers in the subject's environment without mallard's agent (its Ruby's bin
+      # directory first on PATH, none of mallard's bundle; for mallard's own Ruby the gem paths mallard runs with).
       def installed?(ruby)
-        env = ruby.own? ? {} : ruby.env
+        env = SubjectEnvironment.build(allocator_env: {}, agent: nil, ruby: ruby.own? ? {} : ruby.env)
         _, status = Open3.capture2e(env, "pitchfork", "--version")
         status.success?
       rescue SystemCallError
