@@ -22,6 +22,7 @@ class FleetTest < Minitest::Test
   LOAD_SECONDS = 40
   # The last 30 s of the load: the first seconds grow every process's heap alike.
   WINDOW = "30s"
+  STORED_COMPARE = File.join(Processes::ROOT, "test/fixtures/runs/compare")
 
   def test_arena2_lower_with_an_interval_and_an_aa_split_no_different
     Timeout.timeout(180) do
@@ -31,6 +32,7 @@ class FleetTest < Minitest::Test
         assert_arena2_holds_less_free(url)
         assert_aa_no_different(fleet(url, '{job="glibc",half="1"}', '{job="glibc",half="2"}'))
         assert_fail_over_gates(url)
+        assert_the_labs_prediction_checked(url)
         assert_too_few_has_no_verdict(url)
         assert_empty_selector_is_unavailable(url)
         assert_report_shows_the_stored_run(lower)
@@ -48,7 +50,9 @@ class FleetTest < Minitest::Test
   end
 
   def test_bad_values_are_refused_before_anything
-    [["--a", "job=a"], ["--metric", "heap"], ["--since", "soon"], ["--fail-over", "-1"]].each do |option, value|
+    [["--a", "job=a"], ["--metric", "heap"], ["--since", "soon"], ["--fail-over", "-1"],
+     ["--expect", "#{STORED_COMPARE}:tcmalloc"], ["--expect", "#{STORED_COMPARE}:glibc"],
+     ["--expect", File.join(Processes::ROOT, "test/fixtures/runs/gc-leaky")]].each do |option, value|
       args = { "--prometheus" => "http://127.0.0.1:1", "--a" => '{job="a"}', "--b" => '{job="b"}' }
       args[option] = value
       out, err, status = mallard("fleet", *args.flatten)
@@ -182,6 +186,23 @@ class FleetTest < Minitest::Test
     above = format("%.2f", rise.max + 5)
     refute fleet(url, '{job="arena2"}', '{job="glibc"}', "--fail-over", above)["fail_over"]["failed"]
     refute fleet(url, '{job="glibc"}', '{job="arena2"}', "--fail-over", below)["fail_over"]["failed"]
+  end
+
+  # A stored comparison of the demo app (test/fixtures/runs/compare) recommended glibc-arena2: -28.8% (-38.1 …
+  # -18.0) steady RSS. The fleet's arena2 processes against its glibc ones show it; an A/A split of the glibc ones,
+  # held to the same prediction (a canary that runs what the lab predicted no saving for), falls short of it.
+  def assert_the_labs_prediction_checked(url)
+    kept = fleet(url, '{job="glibc"}', '{job="arena2"}', "--expect", STORED_COMPARE)
+    expected = kept["expectation"]
+
+    assert_equal "as_predicted", expected["verdict"], expected.to_json
+    assert_equal %w[glibc-arena2 glibc recommendation],
+                 expected["prediction"].values_at("config", "baseline", "chosen_by")
+    assert_equal kept.dig("change", "ci"), expected["observed_ci"]
+    short = fleet(url, '{job="glibc",half="1"}', '{job="glibc",half="2"}', "--expect", "#{STORED_COMPARE}:glibc-arena2")
+    assert_equal "smaller_than_predicted", short.dig("expectation", "verdict"), short["expectation"].to_json
+    out, = mallard("report", short["run_dir"])
+    assert_match(/^  Smaller than predicted: B against A [-+]\d+\.\d% \(.*\); the lab predicted -28\.8% /, out)
   end
 
   def assert_too_few_has_no_verdict(url)

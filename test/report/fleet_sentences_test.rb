@@ -28,6 +28,34 @@ class FleetSentencesTest < Minitest::Test
     assert_equal "B uses more, as an older mallard said", sentences(summary).fail_over
   end
 
+  PREDICTION = { "run" => "runs/compare", "config" => "glibc-arena2", "baseline" => "glibc",
+                 "metric" => "steady_rss_kb", "pct" => -28.8, "ci" => [-38.1, -18.0], "chosen_by" => "recommendation" }
+               .freeze
+
+  def test_the_labs_prediction_against_the_fleets_change
+    summary = fleet(nil).with(expectation: Mallard::Analysis::Expectation.call(
+      Mallard::Summary::Prediction.from_h(PREDICTION),
+      Mallard::Summary::Change.new(pct: -21.3, ci: [-24.0, -18.5]), processes: [8, 4], window_s: 30, metric: "pss"
+    ))
+
+    assert_equal "As predicted: B against A -21.3% (-24.0 … -18.5); the lab predicted -28.8% (-38.1 … -18.0) for " \
+                 "glibc-arena2 against glibc (runs/compare, its recommendation). Note: the lab compared " \
+                 "steady_rss_kb, the fleet pss.", sentences(summary).expectation
+    assert_includes terminal(summary), "  As predicted: B against A -21.3%"
+  end
+
+  def test_undecided_says_what_would_decide_it
+    summary = fleet(nil).with(expectation: Mallard::Analysis::Expectation.call(
+      Mallard::Summary::Prediction.from_h(PREDICTION.merge("metric" => "steady_pss_kb", "chosen_by" => "given")),
+      Mallard::Summary::Change.new(pct: -15.0, ci: [-35.0, 5.0]), processes: [8, 8], window_s: 1800, metric: "pss"
+    ))
+
+    assert_equal "Not yet decided: B against A -15.0% (-35.0 … +5.0); the lab predicted -28.8% (-38.1 … -18.0) for " \
+                 "glibc-arena2 against glibc (runs/compare, as named). B's interval holds both no change and the " \
+                 "change predicted; about 15 more processes (7.5 process-hours over this window) would decide it.",
+                 sentences(summary).expectation
+  end
+
   private
 
   def fleet(gate)

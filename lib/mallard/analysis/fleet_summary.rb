@@ -34,13 +34,27 @@ module Mallard
         processes = [run.a, run.b].flat_map { |side| ProcessMedians.call(side.series, step: step, set: side.name) }
         shift = RankShift.call(logs(counted(processes, "B")), logs(counted(processes, "A")), level: LEVEL)
         change = change(shift)
+        sets = { a: set(run.a, processes), b: set(run.b, processes) }
         Summary::Fleet.new(
           schema_version: Run::Directory::SCHEMA_VERSION, kind: "fleet", status: "complete", run_dir: run.path,
-          **window(run.options), methodology: "#{METHOD} (#{shift.approach})", confidence: shift.confidence,
-          smallest_sizes: RankShift.smallest_sizes(level: LEVEL), a: set(run.a, processes),
-          b: set(run.b, processes), change: change, fail_over: fail_over && gate(change, fail_over),
-          processes: processes
+          **window(run.options), **interval(shift), **sets, change: change,
+          fail_over: fail_over && gate(change, fail_over), processes: processes,
+          expectation: expectation(run.options, change, sets.values.map(&:processes))
         )
+      end
+
+      def interval(shift)
+        { methodology: "#{METHOD} (#{shift.approach})", confidence: shift.confidence,
+          smallest_sizes: RankShift.smallest_sizes(level: LEVEL) }
+      end
+
+      # --expect: the prediction its meta.json keeps, against this change.
+      def expectation(options, change, processes)
+        prediction = Summary::Prediction.from_h(options["expect"])
+        return unless prediction
+
+        Expectation.call(prediction, change, processes: processes, window_s: options["since_s"].to_f,
+                                             metric: options["metric"])
       end
 
       def window(options)
@@ -84,7 +98,7 @@ module Mallard
 
       def percent(log_ratio) = (Math.exp(log_ratio) - 1) * 100
 
-      private_class_method :window, :counted, :logs, :set, :change, :gate, :percent
+      private_class_method :window, :counted, :logs, :set, :change, :gate, :percent, :expectation, :interval
     end
   end
 end

@@ -44,8 +44,22 @@ module Mallard
         check_required
         %i[a b].each { |side| Probe::FleetQuery.call(@cli[:metric], @cli[side]) }
         Probe::PrometheusApi.new(@cli[:prometheus])
+        @cli[:expect] = prediction(@cli[:expect]) if @cli[:expect]
       rescue OptionParser::ParseError, UsageError => e
         raise UsageError, "fleet: #{e.message} (see `mallard fleet --help`)"
+      end
+
+      # --expect RUN or RUN:CONFIG: the comparison's prediction for the configuration B runs (its recommendation's
+      # when none is named), read now, so a run that cannot be read or a row it lacks stops before Prometheus is asked.
+      def prediction(text)
+        run, config = File.directory?(text) ? [text, nil] : text.split(/:(?=[^:]*\z)/, 2)
+        opened = RunKind.open(run)
+        raise UsageError, "--expect #{text}: #{run} is a #{opened.kind.name} run, not a comparison" unless
+          opened.kind.name == "compare"
+
+        Analysis::Prediction.call(opened.summary, config: config, run: run)
+      rescue NotFound => e
+        raise UsageError, "--expect #{text}: #{e.message}"
       end
 
       def check_required
@@ -70,6 +84,8 @@ module Mallard
           end
           opts.on("--metric NAME", "one of the metrics above (default pss)") { |v| @cli[:metric] = v }
           opts.on("--out DIR", "the run directory (default: a new one under .mallard/runs)") { |v| @cli[:out] = v }
+          opts.on("--expect RUN[:CONFIG]", "a compare run: does B show the change it predicted for CONFIG (default: " \
+                                           "its recommendation) against A?") { |v| @cli[:expect] = v }
           define_gate_and_view(opts)
         end
       end

@@ -13,7 +13,8 @@ module Mallard
         def describe = "Prometheus at #{url}"
       end
 
-      # @param options [Hash] prometheus:, a:, b:, since_s:, step_s: (nil: FleetQuery's), metric:, out:, fail_over:
+      # @param options [Hash] prometheus:, a:, b:, since_s:, step_s: (nil: FleetQuery's), metric:, out:, fail_over:,
+      #   expect: (Summary::Prediction, nil without --expect)
       def initialize(options, argv:, now: Time.now)
         @options = options
         @argv = argv
@@ -58,7 +59,8 @@ module Mallard
                         options: { prometheus: @shown, a: @options[:a], b: @options[:b], metric: @options[:metric],
                                    series: Probe::FleetQuery::METRICS.fetch(@options[:metric]),
                                    since_s: @options[:since_s], step_s: window[:step_s],
-                                   start: window[:start], end: window[:end], fail_over: @options[:fail_over] })
+                                   start: window[:start], end: window[:end], fail_over: @options[:fail_over],
+                                   expect: @options[:expect]&.to_h })
       end
     end
   end

@@ -66,10 +66,18 @@ module Mallard
       end
 
       def notes
-        lines = [@sentences.interval]
+        lines = [expectation_line, @sentences.interval].compact
         lines << @color.yellow(@sentences.too_few) if @sentences.too_few
         lines << gate_line(@summary.fail_over) if @summary.fail_over
         lines
+      end
+
+      # The lab against production, in the colour of its verdict.
+      def expectation_line
+        text = @sentences.expectation
+        return unless text
+
+        @summary.expectation.verdict == "as_predicted" ? @color.green(text) : @color.yellow(text)
       end
 
       def gate_line(gate)

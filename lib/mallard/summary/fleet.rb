@@ -3,6 +3,7 @@
 require_relative "../value"
 require_relative "figures"
 require_relative "diff"
+require_relative "expectation"
 
 module Mallard
   module Summary
@@ -15,9 +16,10 @@ module Mallard
     FleetSet = Value.define(:name, :selector, :query, :processes, :excluded, :median, :min, :max)
 
     # Two sets of production processes compared: B against A as a % change with its interval (change), by the
-    # method named, and the --fail-over gate's outcome.
+    # method named, and the --fail-over gate's outcome; with --expect, the lab's prediction against it (nil without).
     Fleet = Value.define(:schema_version, :kind, :status, :reason, :run_dir, :prometheus, :metric, :series,
                          :since_s, :step_s, :start, :end, :methodology, :confidence, :smallest_sizes,
-                         a: FleetSet, b: FleetSet, change: Change, fail_over: FailOver, processes: [FleetProcess])
+                         a: FleetSet, b: FleetSet, change: Change, fail_over: FailOver, processes: [FleetProcess],
+                         expectation: Expectation)
   end
 end

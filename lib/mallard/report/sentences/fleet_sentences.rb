@@ -12,7 +12,23 @@ module Mallard
         @summary = summary
       end
 
-      def all = [interval, too_few, fail_over].compact
+      VERDICTS = { "as_predicted" => "As predicted", "smaller_than_predicted" => "Smaller than predicted",
+                   "larger_than_predicted" => "Larger than predicted", "undecided" => "Not yet decided" }.freeze
+
+      def all = [expectation, interval, too_few, fail_over].compact
+
+      # --expect: "As predicted: B against A −21.3% (−24.0 … −18.5); the lab predicted −28.8% (…) for glibc-arena2
+      # against glibc (compare RUN, its recommendation)." and, undecided, what would decide it.
+      def expectation
+        expected = @summary.expectation
+        return unless expected
+
+        prediction = expected.prediction
+        "#{VERDICTS.fetch(expected.verdict)}: B against A #{observed(expected)}; the lab predicted " \
+          "#{Words.change(expected.predicted_pct, expected.predicted_ci)} for #{prediction.config} against " \
+          "#{prediction.baseline} (#{Text.printable(prediction.run)}, #{chosen(prediction)})." \
+          "#{undecided(expected)}#{metric_note(expected)}"
+      end
 
       # How the interval was computed and the band a difference must clear.
       def interval
@@ -28,6 +44,36 @@ module Mallard
         "No verdict: too few processes to decide (#{@summary.a.processes} in A, #{@summary.b.processes} in B); " \
           "a 95% interval needs at least #{sizes.join(', ')}."
       end
+
+      def observed(expected)
+        return "has no interval yet" unless expected.observed_ci
+
+        Words.change(expected.observed_pct, expected.observed_ci)
+      end
+
+      def chosen(prediction)
+        prediction.chosen_by == "recommendation" ? "its recommendation" : "as named"
+      end
+
+      UNDECIDED = { "too_few_processes" => "Too few processes for an interval",
+                    "cannot_tell_from_none" => "B's interval holds both no change and the change predicted",
+                    "no_prediction" => "The lab's comparison had no change to expect" }.freeze
+      private_constant :UNDECIDED
+
+      def undecided(expected)
+        return "" unless expected.verdict == "undecided"
+
+        " #{UNDECIDED.fetch(expected.why)}#{more_needed(expected.more_processes, expected)}."
+      end
+
+      def more_needed(more, expected)
+        return "" unless more
+
+        format("; about %<n>d more processes (%<h>g process-hours over this window) would decide it",
+               n: more, h: expected.more_process_hours)
+      end
+
+      def metric_note(expected) = expected.metric_note ? " Note: #{expected.metric_note}." : ""
 
       # Why --fail-over failed: "B uses +23.4% (+20.1 … +26.0) more than A, over --fail-over 5%"; nil unless it did.
       def fail_over
