@@ -25,6 +25,19 @@ class CompareShapeCliTest < Minitest::Test
     end
   end
 
+  # The variants' own refusals: counts a variant cannot run, and what the Ruby (mallard's own here, Debian's 3.1) lacks:
+  # Process.warmup (-compact is named instead), and Pitchfork where nothing puts it on that Ruby's PATH.
+  def test_a_variant_the_tree_or_the_ruby_cannot_run_is_refused
+    { "1x5-refork" => "give 2 or more workers", "2x5-pitchfork" => "one request at a time per worker: write 2x1",
+      "0x5-warmup" => "single mode (0 workers) has no master" }.each do |list, message|
+      assert_refused(message, STABLE, "--shape", list, "--rate", "50")
+    end
+    assert_refused("has no Process.warmup (Ruby 3.3 and later): write 2x5-compact", STABLE, "--shape", "2x5-warmup",
+                   "--rate", "50")
+    assert_refused("Pitchfork is not installed for #{RbConfig.ruby}", STABLE, "--shape", "2x1-pitchfork",
+                   "--rate", "50")
+  end
+
   def test_shapes_need_a_rack_app
     assert_refused("--shape applies to an app directory served by Puma, not a command target",
                    "--shape", "1x5", "--rate", "50", "--url", "http://127.0.0.1:{port}/", "--", "ruby", "{port}")

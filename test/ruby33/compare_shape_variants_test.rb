@@ -1,0 +1,76 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "tmpdir"
+require_relative "../support/rubies"
+
+# compare --shape's variants end to end on the built Ruby 3.3 (Puma 8 and Pitchfork from RubyGems; Process.warmup is
+# 3.3's): fork_worker reforking after a few requests, warmup before fork, and Pitchfork with its mold, each row's tree
+# verified from outside before it counts, and what each run's server did read back from its own directory.
+class Ruby33CompareShapeVariantsTest < Minitest::Test
+  include Processes
+
+  APP = File.expand_path("../fixtures/apps/shared_data", __dir__)
+  REFORK = "glibc/2x2-refork=20"
+  WARMUP = "glibc/2x2-warmup"
+  PITCHFORK = "glibc/2x1-pitchfork=20"
+
+  def setup
+    super
+    @tmp = Dir.mktmpdir("mallard-ruby33-shape-variants")
+    Rubies.extensions(Rubies::STOCK) # built once, outside the run's time limit
+  end
+
+  def teardown
+    passed? ? FileUtils.remove_entry(@tmp) : warn("compare --shape's variant runs kept in #{@tmp}")
+    super
+  end
+
+  # 20 requests before a refork, at 30 a second for 8 s: Puma reforks at a worker's first check-in past 20 (every 5 s),
+  # Pitchfork as soon as a worker has served them. A refork ends the old workers' keep-alive connections, which the
+  # load counts as failed requests (a dozen of some 240 on Puma 8), so errors are allowed up to 10%.
+  def test_refork_warmup_and_pitchfork_rows_are_the_trees_they_ask_for
+    rows = compare.to_h { |row| [row["name"], row] }
+
+    assert_equal [REFORK, WARMUP, PITCHFORK], rows.keys
+    rows.each_value { |row| assert row["verified"], "#{row['name']}: #{row['failed']}" }
+    assert_reforked(rows[REFORK], "- Starting worker refork, phase: 1", processes: 3)
+    assert_reforked(rows[PITCHFORK], "mold gen=1 pid=", processes: 4)
+    assert_warmed_up_before_fork(rows[WARMUP])
+    config = File.read(File.join(rows[PITCHFORK]["runs"].first["run_dir"], "pitchfork.rb"))
+    assert_match(/^worker_processes 2\nlisten "127.0.0.1:\d+"\nrefork_after \[20\]$/, config)
+  end
+
+  private
+
+  def compare
+    out, err, status = mallard("compare", APP, "--json", "--ruby", Rubies.path(Rubies::STOCK), "--allocators", "glibc",
+                               "--shape", [REFORK, WARMUP, PITCHFORK].map { |name| name.split("/").last }.join(","),
+                               "--repeat", "1", "--duration", "8", "--rate", "30", "--max-errors", "10",
+                               "--out", File.join(@tmp, "run"), timeout: 240)
+    assert_equal 0, status.exitstatus, err
+    JSON.parse(out)["rows"]
+  end
+
+  # Every run of the row, with the agent or not, logged a refork, and its memory is its whole tree's: the master (or
+  # monitor), Pitchfork's mold and the workers.
+  def assert_reforked(row, line, processes:)
+    runs = row["runs"] + row["instrumented_runs"]
+    runs.each do |run|
+      assert_includes File.read(File.join(run["run_dir"], "subject.log")), line, run["run_dir"]
+    end
+    assert_equal [processes], row["runs"].map { |run| run["processes"] }.uniq, row["name"]
+  end
+
+  # Preloaded, with Process.warmup after the app in the rackup the master loads, and the workers forked after it carry
+  # its compaction (the run with the agent counts it).
+  def assert_warmed_up_before_fork(row)
+    run_dir = row["instrumented_runs"].first["run_dir"]
+
+    assert_includes File.read(File.join(run_dir, "subject.log")), "* Preloading application"
+    assert_match(/^Process\.warmup$/, File.read(File.join(run_dir, "mallard.ru")))
+    inside = JSON.parse(File.read(File.join(run_dir, "meta.json")))["subject_ruby"]
+    assert_operator inside["compact_count_at_end"], :>=, 1
+  end
+end
