@@ -35,14 +35,21 @@ class SharingDecayTest < Minitest::Test
     assert_nil Decay.call(soak_run(curved.map { |sample| sample.with(role: "main") }))
   end
 
-  # Each tick takes the worker's count at its latest agent record at or before it; a worker without the agent's count
-  # shares the load tool's rate evenly with the other workers, from the start of load.
-  def test_requests_are_the_workers_own_count_else_an_even_share_of_the_load
+  # Each tick takes the worker's count between its agent records on either side of it.
+  def test_requests_are_the_workers_own_count_between_its_records
     samples = curved
-    counted = Decay.call(soak_run(samples)).workers.first.points.map(&:requests)
-    estimated = Decay.call(soak_run(samples, agent: false)).workers.first
+    shifted = samples.map { |sample| sample.with(t: sample.t + 0.5) }
 
-    assert_equal (0..600).step(50).to_a, counted
+    assert_equal (0..600).step(50).to_a, Decay.call(soak_run(samples)).workers.first.points.map(&:requests)
+    assert_equal [25, 75, 125], Decay.call(soak_run(shifted, counted_at: samples)).workers.first.points.first(3)
+                                     .map(&:requests), "ticks halfway between two records"
+  end
+
+  # A worker without the agent's count shares the load tool's rate evenly with the other workers, from the start of
+  # load.
+  def test_without_the_agents_count_requests_are_an_even_share_of_the_load
+    estimated = Decay.call(soak_run(curved, agent: false)).workers.first
+
     assert_equal "estimated", estimated.requests_source
     assert_equal [0, 100, 200], estimated.points.first(3).map(&:requests), "100 req/s, its one worker, 1 s a tick"
   end
@@ -71,8 +78,9 @@ class SharingDecayTest < Minitest::Test
                            pss_kb: uss)
   end
 
-  def soak_run(samples, agent: true)
-    counts = samples.map { |s| Run::AgentRecord.new(t: s.t - 0.1, pid: 11, requests: (s.t * 50).round) } if agent
+  # The agent's records: the worker's count (50 requests a second) at each of counted_at's ticks.
+  def soak_run(samples, agent: true, counted_at: samples)
+    counts = counted_at.map { |s| Run::AgentRecord.new(t: s.t, pid: 11, requests: (s.t * 50).round) } if agent
     main = Run::ProcessSample.new(t: 0.0, pid: 10, role: "main", rss_kb: 80 * MIB, uss_kb: 5 * MIB, pss_kb: 40 * MIB)
     meta = Run::Meta.new(options: {}, phases: Run::Phases.new(load_started_t: 0.0, load_finished_t: 20.0))
     Run::SoakRun.new(meta: meta, totals: [], processes: [main, *samples], agent: counts || [],

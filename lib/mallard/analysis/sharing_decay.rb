@@ -55,15 +55,22 @@ module Mallard
         judged(pid, points, counts ? "agent" : "estimated")
       end
 
-      # The worker's count at its latest agent record at or before each tick (0 before its first: it had served
-      # nothing the agent had written down yet).
+      # The worker's count at each tick, between its agent records on either side of it: a record comes every interval
+      # (half a second), so the count at the latest one alone lags the tick by up to an interval's requests, and the
+      # fall would look steeper than it is. 0 before its first record; its last count after its last.
       def counted(readings, counts)
         records = counts.select { |record| record.requests.is_a?(Numeric) }.sort_by(&:t)
         seen = 0
         readings.map do |sample|
           seen += 1 while seen < records.size && records[seen].t <= sample.t
-          seen.zero? ? 0 : records[seen - 1].requests
-        end
+          between(records[seen - 1], records[seen], sample.t) if seen.positive?
+        end.map(&:to_i)
+      end
+
+      def between(before, after, time)
+        return before.requests unless after && after.t > before.t
+
+        (before.requests + ((after.requests - before.requests) * (time - before.t) / (after.t - before.t))).round
       end
 
       def estimated(readings, rate, load_started_t)
@@ -131,8 +138,8 @@ module Mallard
         kept.last.equal?(points.last) ? kept : kept << points.last
       end
 
-      private_class_method :estimated_rate, :worker, :counted, :estimated, :judged, :finding, :served?, :knee, :scale,
-                           :distance, :thinned
+      private_class_method :estimated_rate, :worker, :counted, :between, :estimated, :judged, :finding, :served?,
+                           :knee, :scale, :distance, :thinned
     end
   end
 end

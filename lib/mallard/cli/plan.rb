@@ -17,9 +17,10 @@ module Mallard
       TEXT
 
       MAX_REPEAT = 20
-      # Connections per Puma thread unless --concurrency says: Puma's workers keep the keep-alive connections they
-      # accept, and a worker slow to accept in the burst at the load's start can be left with none. At 1 a thread (5 a
-      # worker) a 4x5 check of the demo app had one worker serve nothing; at 4 every worker served.
+      # Connections per Puma thread unless --concurrency says: each holds one request at a time, so they bound what the
+      # open loop has in flight when answers slow (a tree of many workers on two CPUs), and spread the load's start
+      # over the workers (at 1 a thread, before each request had its own connection, a 4x5 check of the demo app had
+      # one worker serve nothing).
       CONNECTIONS_PER_THREAD = 4
 
       def initialize(out:, err:, env:)

@@ -45,9 +45,13 @@ module Mallard
       #   thread concurrency / threads connections and drops the remainder)
       # @param timeout [Numeric] seconds before wrk counts a request as timed out
       # @param rate [Numeric, nil] open loop: requests a second in all (wrk.lua paces them); nil: closed loop
+      # @param reconnect [Boolean] every request on a new connection (Connection: close; wrk reconnects when the
+      #   server closes): a preforking server's workers then each accept their share, where keep-alive connections
+      #   stay with the worker that accepted them in the burst at the start
       def initialize(url:, duration:, log_path:, paths: ["/"], requests: nil, concurrency: 10, threads: nil,
-                     timeout: REQUEST_TIMEOUT, rate: nil)
+                     timeout: REQUEST_TIMEOUT, rate: nil, reconnect: false)
         @url = url
+        @reconnect = reconnect
         @rate = rate && positive(rate, "rate")
         @paths = checked_paths(paths)
         @duration = positive(duration, "duration")
@@ -120,7 +124,7 @@ module Mallard
 
       def argv
         [EXECUTABLE, "--latency", "-d", "#{@duration.ceil}s", "-c", @concurrency.to_s, "-t", @threads.to_s,
-         "--timeout", "#{@timeout.ceil}s", "-s", SCRIPT, @url]
+         "--timeout", "#{@timeout.ceil}s", *(["-H", "Connection: close"] if @reconnect), "-s", SCRIPT, @url]
       end
 
       def environment

@@ -95,7 +95,8 @@ module Mallard
         @driver ||= Probe::Load.driver(url: @url, paths: @options.paths, duration: @options.load_seconds,
                                        requests: @options.requests, concurrency: @concurrency || @options.concurrency,
                                        log_path: @run_dir.file("load.log"), force_ruby: @options.ruby_client,
-                                       **(@options.rate ? { rate: @options.rate } : {}))
+                                       **(@options.rate ? { rate: @options.rate } : {}),
+                                       **(@options.reconnect ? { reconnect: true } : {}))
       end
 
       def save
