@@ -58,11 +58,24 @@ class ExpectationTest < Minitest::Test
                  judge(change(-27.0, [-31.0, -24.0]), metric: "rss").metric_note
   end
 
+  # Where the fleet falls short, the ledger's part furthest from the lab's prediction for it is named.
+  def test_a_disagreement_names_the_part_furthest_from_the_prediction
+    ledger = PREDICTION.with(ledger_kb: { "malloc held free" => -120_000.0, "ruby live objects" => 500.0 })
+    observed = { "malloc held free" => -3_000.0, "ruby live objects" => 800.0, "stacks" => 10.0 }
+    short = judge(change(0.4, [-2.1, 3.0]), ledger, parts: observed)
+
+    assert_equal "malloc held free", short.differing_part
+    gaps = short.parts.map { |gap| gap.to_h.values }
+    assert_equal [["malloc held free", -120_000.0, -3_000.0, 117_000.0], ["ruby live objects", 500.0, 800.0, 300.0],
+                  ["stacks", nil, 10.0, nil]], gaps
+    assert_nil judge(change(-21.3, [-24.0, -18.5]), ledger, parts: observed).differing_part, "as predicted"
+  end
+
   private
 
-  def judge(observed, prediction = PREDICTION, processes: [8, 8], metric: "pss")
+  def judge(observed, prediction = PREDICTION, processes: [8, 8], metric: "pss", parts: {})
     Mallard::Analysis::Expectation.call(prediction, observed, processes: processes, window_s: 1800.0,
-                                                              metric: metric)
+                                                              metric: metric, parts: parts)
   end
 
   def change(pct, interval)

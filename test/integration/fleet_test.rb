@@ -201,8 +201,11 @@ class FleetTest < Minitest::Test
     assert_equal kept.dig("change", "ci"), expected["observed_ci"]
     short = fleet(url, '{job="glibc",half="1"}', '{job="glibc",half="2"}', "--expect", "#{STORED_COMPARE}:glibc-arena2")
     assert_equal "smaller_than_predicted", short.dig("expectation", "verdict"), short["expectation"].to_json
+    assert_includes short.dig("expectation", "parts").map { |gap| gap["part"] }, "malloc held free",
+                    "each set's ledger parts, fetched beside the metric"
     out, = mallard("report", short["run_dir"])
     assert_match(/^  Smaller than predicted: B against A [-+]\d+\.\d% \(.*\); the lab predicted -28\.8% /, out)
+    assert_includes out, "The comparison kept no memory ledger to set the fleet's parts against."
   end
 
   def assert_too_few_has_no_verdict(url)

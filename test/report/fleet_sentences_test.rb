@@ -56,7 +56,26 @@ class FleetSentencesTest < Minitest::Test
                  sentences(summary).expectation
   end
 
+  def test_a_shortfall_names_the_part_or_says_the_lab_kept_no_ledger
+    short = Mallard::Summary::Change.new(pct: 0.4, ci: [-2.1, 3.0])
+    ledger = { "ledger_kb" => { "malloc held free" => -122_880 } }
+    with_ledger = Mallard::Summary::Prediction.from_h(PREDICTION.merge(ledger))
+    named = expecting(with_ledger, short, parts: { "malloc held free" => -1024.0 })
+    bare = expecting(Mallard::Summary::Prediction.from_h(PREDICTION), short, parts: { "malloc held free" => -1024.0 })
+
+    assert_includes sentences(named).expectation, " The part furthest from the prediction: malloc held free, " \
+                                                  "predicted -120.0 MiB a process, observed -1.0 MiB."
+    assert_includes sentences(bare).expectation,
+                    " The comparison kept no memory ledger to set the fleet's parts against."
+  end
+
   private
+
+  def expecting(prediction, change, parts:)
+    fleet(nil).with(expectation: Mallard::Analysis::Expectation.call(prediction, change, processes: [4, 4],
+                                                                                         window_s: 30, metric: "rss",
+                                                                                         parts: parts))
+  end
 
   def fleet(gate)
     Mallard::Summary::Fleet.from_h(

@@ -19,6 +19,7 @@ module Mallard
       # The comparison's metric and the fleet's that measure the same memory.
       SAME_METRIC = { "steady_pss_kb" => "pss", "steady_rss_kb" => "rss" }.freeze
       HOUR = 3600.0
+      DISAGREE = %w[smaller_than_predicted larger_than_predicted].freeze
 
       module_function
 
@@ -27,15 +28,30 @@ module Mallard
       # @param processes [Array(Integer, Integer)] counted in A and in B
       # @param window_s [Float] the fleet's window
       # @param metric [String] the fleet's (pss, rss, …)
+      # @param parts [Hash{String=>Float}] the fleet's ledger parts, B less A, KiB (FleetParts)
       # @return [Summary::Expectation]
-      def call(prediction, observed, processes:, window_s:, metric:)
+      def call(prediction, observed, processes:, window_s:, metric:, parts: {})
         predicted = prediction.ci || (prediction.pct && [prediction.pct, prediction.pct])
         verdict, why, more = judge(predicted, prediction.pct, observed, processes)
+        gaps = gaps(prediction.ledger_kb || {}, parts)
         Summary::Expectation.new(verdict: verdict, why: why, predicted_pct: prediction.pct,
                                  predicted_ci: prediction.ci, observed_pct: observed&.pct, observed_ci: observed&.ci,
                                  more_processes: more, more_process_hours: more && (more * window_s / HOUR).round(1),
-                                 metric_note: metric_note(prediction.metric, metric), prediction: prediction)
+                                 metric_note: metric_note(prediction.metric, metric), prediction: prediction,
+                                 parts: gaps, differing_part: (differing(gaps) if DISAGREE.include?(verdict)))
       end
+
+      # Every part either side has, in the ledger's order where the fleet gave it.
+      def gaps(predicted, observed)
+        (observed.keys | predicted.keys).map do |part|
+          lab = predicted[part]
+          seen = observed[part]
+          Summary::PartGap.new(part: part, predicted_kb: lab&.round(1), observed_kb: seen&.round(1),
+                               gap_kb: lab && seen && (seen - lab).round(1))
+        end
+      end
+
+      def differing(gaps) = gaps.select(&:gap_kb).max_by { |gap| gap.gap_kb.abs }&.part
 
       def judge(predicted, point, observed, processes)
         return ["undecided", "no_prediction", nil] unless predicted
@@ -82,8 +98,8 @@ module Mallard
         "the lab compared #{lab}, the fleet #{fleet}"
       end
 
-      private_class_method :judge, :overlap?, :holds_zero?, :apart, :more_to_tell, :fleet_sizes, :fewest_more,
-                           :metric_note
+      private_class_method :gaps, :differing, :judge, :overlap?, :holds_zero?, :apart, :more_to_tell, :fleet_sizes,
+                           :fewest_more, :metric_note
     end
   end
 end

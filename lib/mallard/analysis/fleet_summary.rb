@@ -39,7 +39,7 @@ module Mallard
           schema_version: Run::Directory::SCHEMA_VERSION, kind: "fleet", status: "complete", run_dir: run.path,
           **window(run.options), **interval(shift), **sets, change: change,
           fail_over: fail_over && gate(change, fail_over), processes: processes,
-          expectation: expectation(run.options, change, sets.values.map(&:processes))
+          expectation: expectation(run, change, sets.values.map(&:processes))
         )
       end
 
@@ -49,12 +49,14 @@ module Mallard
       end
 
       # --expect: the prediction its meta.json keeps, against this change.
-      def expectation(options, change, processes)
+      def expectation(run, change, processes)
+        options = run.options
         prediction = Summary::Prediction.from_h(options["expect"])
         return unless prediction
 
         Expectation.call(prediction, change, processes: processes, window_s: options["since_s"].to_f,
-                                             metric: options["metric"])
+                                             metric: options["metric"],
+                                             parts: FleetParts.call(run.parts || {}, step: options["step_s"].to_f))
       end
 
       def window(options)

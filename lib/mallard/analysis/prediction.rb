@@ -26,7 +26,17 @@ module Mallard
         versus = row.vs_baseline
         Summary::Prediction.new(run: run, config: name, baseline: baseline, metric: compare.metric,
                                 pct: versus&.rss_pct, ci: versus&.rss_pct_ci, finding: versus&.rss_finding,
-                                chosen_by: config ? "given" : "recommendation")
+                                chosen_by: config ? "given" : "recommendation",
+                                ledger_kb: part_changes(row, compare.configs.find { |one| one.name == baseline }))
+      end
+
+      # The ledger's parts, the row's less the baseline's, where both kept one.
+      def part_changes(row, baseline)
+        mine = row.ledger_kb
+        theirs = baseline&.ledger_kb
+        return unless mine && theirs
+
+        mine.filter_map { |part, kb| [part, kb - theirs[part]] if kb && theirs[part] }.to_h
       end
 
       def recommended(compare, run)
@@ -36,7 +46,7 @@ module Mallard
         raise UsageError, "#{run} recommends no configuration (it kept the baseline): name one, --expect RUN:CONFIG"
       end
 
-      private_class_method :recommended
+      private_class_method :recommended, :part_changes
     end
   end
 end

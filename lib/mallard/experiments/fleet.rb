@@ -27,6 +27,7 @@ module Mallard
         api = Probe::PrometheusApi.new(@options[:prometheus])
         @shown = api.display
         sides = %w[a b].to_h { |key| [key, fetch(api, key, @options[key.to_sym], window)] }
+        sides["parts"] = parts(api, window) if @options[:expect]
         directory = Run::Directory.create(command: "fleet", out: @options[:out])
         directory.write_json("meta.json", meta(window))
         directory.write_json("series.json", sides)
@@ -50,6 +51,19 @@ module Mallard
                              "are the labels right?"
         end
         { "selector" => selector, "query" => query, "result" => result }
+      end
+
+      # --expect: each set's memory ledger parts too, so a disagreement can name the part. A part the exporter did not
+      # serve (no agent readings yet, a Ruby without YJIT) is an empty answer, kept as one.
+      def parts(api, window)
+        Probe::FleetQuery::PARTS.to_h do |key, part|
+          [part, %w[a b].to_h do |side|
+            query = Probe::FleetQuery.call(key, @options[side.to_sym])
+            [side, { "selector" => @options[side.to_sym], "query" => query,
+                     "result" => api.query_range(query, start: window[:start], finish: window[:end],
+                                                        step: window[:step_s]) }]
+          end]
+        end
       end
 
       def meta(window)

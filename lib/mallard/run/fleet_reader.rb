@@ -13,8 +13,12 @@ module Mallard
       def read(directory)
         raw = directory.read_json("series.json") || {}
         FleetRun.new(path: directory.path, meta: Meta.from_h(directory.read_json("meta.json")) || Meta.new,
-                     a: side("A", raw["a"]), b: side("B", raw["b"]),
+                     a: side("A", raw["a"]), b: side("B", raw["b"]), parts: parts(raw["parts"] || {}),
                      summary: Summary::Fleet.from_h(directory.read_json("summary.json")))
+      end
+
+      def parts(raw)
+        raw.transform_values { |sides| [side("A", sides["a"]), side("B", sides["b"])] }
       end
 
       def side(name, raw)
@@ -31,7 +35,7 @@ module Mallard
         FleetSeries.new(labels: (one["metric"] || {}).except("__name__"), points: points)
       end
 
-      private_class_method :side, :series
+      private_class_method :parts, :side, :series
     end
   end
 end

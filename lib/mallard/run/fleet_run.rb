@@ -12,8 +12,9 @@ module Mallard
     FleetSide = Value.define(:name, :selector, :query, series: [FleetSeries])
 
     # A fleet run's directory, read once: meta.json (the question: Prometheus, selectors, window, metric),
-    # series.json (Prometheus's answers, raw), summary.json.
-    FleetRun = Struct.new(:path, :meta, :a, :b, :summary, keyword_init: true) do
+    # series.json (Prometheus's answers, raw), summary.json. parts: with --expect, each memory ledger part's two sides
+    # (Hash{part name => [FleetSide A, FleetSide B]}; empty without).
+    FleetRun = Struct.new(:path, :meta, :a, :b, :summary, :parts, keyword_init: true) do
       def options = meta.options || {}
     end
   end

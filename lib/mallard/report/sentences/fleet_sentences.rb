@@ -27,7 +27,7 @@ module Mallard
         "#{VERDICTS.fetch(expected.verdict)}: B against A #{observed(expected)}; the lab predicted " \
           "#{Words.change(expected.predicted_pct, expected.predicted_ci)} for #{prediction.config} against " \
           "#{prediction.baseline} (#{Text.printable(prediction.run)}, #{chosen(prediction)})." \
-          "#{undecided(expected)}#{metric_note(expected)}"
+          "#{undecided(expected)}#{differing(expected)}#{metric_note(expected)}"
       end
 
       # How the interval was computed and the band a difference must clear.
@@ -72,6 +72,20 @@ module Mallard
         format("; about %<n>d more processes (%<h>g process-hours over this window) would decide it",
                n: more, h: expected.more_process_hours)
       end
+
+      # Where the fleet disagrees: the memory ledger's part furthest from what the lab predicted for it.
+      def differing(expected)
+        gap = expected.parts.find { |part| part.part == expected.differing_part }
+        if gap
+          return " The part furthest from the prediction: #{gap.part}, predicted #{signed_mib(gap.predicted_kb)} a " \
+                 "process, observed #{signed_mib(gap.observed_kb)}."
+        end
+        return "" unless expected.verdict.end_with?("than_predicted") && expected.prediction.ledger_kb.nil?
+
+        " The comparison kept no memory ledger to set the fleet's parts against."
+      end
+
+      def signed_mib(kb) = format("%+.1f MiB", kb / 1024.0)
 
       def metric_note(expected) = expected.metric_note ? " Note: #{expected.metric_note}." : ""
 
