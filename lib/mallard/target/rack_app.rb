@@ -80,7 +80,7 @@ module Mallard
       # Scrubbed: stored in meta.json and summaries, while @dir keeps its bytes to run the app in.
       def describe
         details = [*counts, @bundle.describe, @user.describe].compact
-        "#{Text.scrub(@dir)} (Puma, #{details.join(', ')})"
+        "#{Text.scrub(@dir)} (#{server}, #{details.join(', ')})"
       end
 
       # @param run_dir [Run::Directory] where the generated rackup, any generated Gemfile and the
@@ -126,6 +126,14 @@ module Mallard
       end
 
       private
+
+      # What serves it: Puma, Pitchfork for a -pitchfork shape, or both across a comparison's shapes.
+      def server
+        pitchfork = [@shape, *@shapes].compact.map(&:pitchfork?)
+        return "Puma" unless pitchfork.any?
+
+        pitchfork.all? ? "Pitchfork" : "Puma and Pitchfork"
+      end
 
       def counts
         return "in shapes #{@shapes.map(&:label).join(', ')}" if @shapes
