@@ -47,15 +47,15 @@ class PlanIntegrationTest < Minitest::Test
   end
 
   def test_a_limit_not_one_worker_fits_under_is_a_failed_plan_with_nothing_checked
-    out, err, status = mallard("plan", HELLO, "--memory-limit", "2M", "--rate", 20, "--duration", 2, "--repeat", 1,
-                               "--json", "--out", File.join(@tmp, "run"), env: { "MALLARD_TEST_TAG" => @tag },
-                               timeout: 90)
+    args = ["--memory-limit", "2M", "--rate", 20, "--duration", 2, "--repeat", 1, "--json", "--out",
+            File.join(@tmp, "run")]
+    out, err, status = mallard("plan", HELLO, *args, env: { "MALLARD_TEST_TAG" => @tag }, timeout: 90)
     summary = JSON.parse(out)
 
     assert_equal 65, status.exitstatus, err
     assert_equal %w[failed no_fit], summary.values_at("status", "cause")
     assert_equal 0, summary.dig("plan", "workers")
-    assert_equal %w[measure], summary["runs"].map { |run| run["role"] }
+    assert_equal(%w[measure], summary["runs"].map { |run| run["role"] })
     assert_nil summary.dig("plan", "predicted_peak_kb")
   end
 
