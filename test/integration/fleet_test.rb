@@ -189,16 +189,19 @@ class FleetTest < Minitest::Test
   end
 
   # A stored comparison of the demo app (test/fixtures/runs/compare) recommended glibc-arena2: -28.8% (-38.1 …
-  # -18.0) steady RSS. The fleet's arena2 processes against its glibc ones show it; an A/A split of the glibc ones,
+  # -18.0) steady RSS, one Puma of 8 threads alone on the machine. The fleet's arena2 processes against its glibc
+  # ones are set against it, their verdict the one their intervals give: this fleet's twelve Pumas of 16 threads on
+  # two CPUs measured -20.6% in one run and -44.1% (-47.7 … -41.5) in another, so "as predicted" is not this fleet's
+  # to promise (bench/README.md has the lab and the fleet under matched conditions). An A/A split of the glibc ones,
   # held to the same prediction (a canary that runs what the lab predicted no saving for), falls short of it.
   def assert_the_labs_prediction_checked(url)
     kept = fleet(url, '{job="glibc"}', '{job="arena2"}', "--expect", STORED_COMPARE)
     expected = kept["expectation"]
 
-    assert_equal "as_predicted", expected["verdict"], expected.to_json
     assert_equal %w[glibc-arena2 glibc recommendation],
                  expected["prediction"].values_at("config", "baseline", "chosen_by")
     assert_equal kept.dig("change", "ci"), expected["observed_ci"]
+    assert_equal verdict_of(expected["predicted_ci"], expected["observed_ci"]), expected["verdict"], expected.to_json
     short = fleet(url, '{job="glibc",half="1"}', '{job="glibc",half="2"}', "--expect", "#{STORED_COMPARE}:glibc-arena2")
     assert_equal "smaller_than_predicted", short.dig("expectation", "verdict"), short["expectation"].to_json
     assert_includes short.dig("expectation", "parts").map { |gap| gap["part"] }, "malloc held free",
@@ -206,6 +209,13 @@ class FleetTest < Minitest::Test
     out, = mallard("report", short["run_dir"])
     assert_match(/^  Smaller than predicted: B against A [-+]\d+\.\d% \(.*\); the lab predicted -28\.8% /, out)
     assert_includes out, "The comparison kept no memory ledger to set the fleet's parts against."
+  end
+
+  # Two intervals clear of zero: as predicted where they overlap, else on which side of the lab's the fleet's lies.
+  def verdict_of(predicted, observed)
+    return "as_predicted" if observed.min <= predicted.max && predicted.min <= observed.max
+
+    observed.min > predicted.max ? "smaller_than_predicted" : "larger_than_predicted"
   end
 
   def assert_too_few_has_no_verdict(url)
