@@ -12,10 +12,16 @@ module Mallard
         Targets:  DIR                       a Rack app (config.ru, Rails included), served by Puma
                   --url URL -- CMD          any server; {port} in CMD and URL is a free port
                   --script FILE [-- ARGS]   a Ruby script run to completion
-                  --sidekiq --workload FILE [DIR | -- CMD]
-                                            a Sidekiq worker (default: bundle exec sidekiq in DIR)
-                                            under the jobs FILE pushes, against a Redis of its own
+                  --jobs BACKEND --workload FILE [DIR | -- CMD]
+                                            a job worker under the jobs FILE pushes, against a store of its
+                                            own: sidekiq (default: bundle exec sidekiq in DIR; a Redis;
+                                            --sidekiq is the same), solid_queue (default: bin/jobs in DIR,
+                                            fork mode; SQLite made by bin/rails db:prepare)
       TEXT
+
+      # The job backends --jobs measures, and those it names but does not measure yet.
+      JOB_BACKENDS = %w[sidekiq solid_queue].freeze
+      LATER = %w[good_job resque].freeze
 
       # --until-decided's budget when none is given: ten minutes of load.
       DECIDE_BUDGET = 600.0
@@ -191,10 +197,23 @@ module Mallard
       end
 
       def job_options(opts)
-        on(opts, "--sidekiq", "the subject is a Sidekiq worker (with --workload)") { @subject[:sidekiq] = true }
+        on(opts, "--jobs BACKEND", "the subject is a job worker (with --workload): #{JOB_BACKENDS.join(', ')}") do |v|
+          @subject[:jobs] = job_backend(v)
+        end
+        on(opts, "--sidekiq", "the same as --jobs sidekiq") { @subject[:jobs] = "sidekiq" }
         on(opts, "--workload FILE", "job worker: the Ruby file that pushes jobs") { |v| @subject[:workload] = v }
         on(opts, "--redis URL", "job worker: use this Redis (127.0.0.1 or unix socket) instead of one of " \
                                 "mallard's own") { |v| @subject[:redis] = v }
+      end
+
+      # good_job and resque are named by issue 43 and refused until they are measured.
+      def job_backend(name)
+        return name if JOB_BACKENDS.include?(name)
+        if LATER.include?(name)
+          raise UsageError, "--jobs #{name}: not yet (mallard soaks #{JOB_BACKENDS.join(' and ')})"
+        end
+
+        raise OptionParser::InvalidArgument, "#{name} (one of #{JOB_BACKENDS.join(', ')})"
       end
 
       # Read as bytes: a path that is not UTF-8 is refused by Experiments::SoakOptions#validate!, not by a crash here.

@@ -28,9 +28,9 @@ module Mallard
       # @raise [UsageError] no target, two targets, or an option that does not apply to the one given
       def build(operands, command)
         kind = kind(operands, command)
-        refuse(JOBS_ONLY, "applies to a job worker (--sidekiq)") unless kind == :sidekiq
+        refuse(JOBS_ONLY, "applies to a job worker (--jobs)") unless kind == :jobs
         case kind
-        when :sidekiq then sidekiq_worker(operands, command)
+        when :jobs then job_worker(operands, command)
         when :script
           refuse(PUMA_ONLY, "applies to an app directory served by Puma; a --script is not a server")
           refuse(LOAD_ONLY, "applies to a server under load; a --script runs to its end without load")
@@ -44,10 +44,10 @@ module Mallard
       private
 
       def kind(operands, command)
-        if @subject[:sidekiq]
-          raise UsageError, "give --sidekiq or --script, not both" if @subject[:script]
+        if @subject[:jobs]
+          raise UsageError, "give --jobs or --script, not both" if @subject[:script]
 
-          return :sidekiq
+          return :jobs
         end
         if @subject[:script]
           raise UsageError, "give --script FILE or an app directory, not both" if operands.any?
@@ -77,12 +77,17 @@ module Mallard
         Target::ServerCommand.new(argv: command, url: @subject[:url], user: @user)
       end
 
-      # The worker: -- CMD, or `bundle exec sidekiq -c N` in DIR (the current directory when neither is given).
-      def sidekiq_worker(operands, command)
+      # The worker: -- CMD, or the backend's own command in DIR (the current directory when neither is given).
+      def job_worker(operands, command)
         refuse(HTTP_ONLY + %w[--workers], "applies to a web server; a job worker's load is its --workload")
-        raise UsageError, "--sidekiq needs --workload FILE.rb (a script that pushes jobs)" unless @subject[:workload]
+        raise UsageError, "--jobs needs --workload FILE.rb (a script that pushes jobs)" unless @subject[:workload]
         raise UsageError, "give one app directory, not #{operands.size}: #{operands.join(' ')}" if operands.size > 1
         raise UsageError, "-- must be followed by the worker's command" if command&.empty?
+
+        @subject[:jobs] == "solid_queue" ? solid_queue_worker(operands, command) : sidekiq_worker(operands, command)
+      end
+
+      def sidekiq_worker(operands, command)
         if command && @given.include?("--threads")
           raise UsageError, "--threads sets the default command's -c; with -- CMD, pass -c in CMD"
         end
@@ -91,6 +96,13 @@ module Mallard
         redis = @subject[:redis] ? Target::RedisServer::Existing.new(@subject[:redis]) : Target::RedisServer.new
         Target::SidekiqWorker.new(workload: @subject[:workload], redis: redis, dir: operands.first, command: command,
                                   threads: (@subject[:threads] if @given.include?("--threads")), user: @user)
+      end
+
+      # Solid Queue's threads and processes are its config/queue.yml's; its store is a SQLite file of mallard's.
+      def solid_queue_worker(operands, command)
+        refuse(%w[--threads --redis], "applies to a Sidekiq worker; Solid Queue's threads are its config/queue.yml's")
+        Target::SolidQueueStore.check_installed!
+        Target::SolidQueueWorker.new(workload: @subject[:workload], dir: operands.first, command: command, user: @user)
       end
 
       def rack_app(dir)
