@@ -29,6 +29,9 @@ module Mallard
           retries: retries, dead: dead }
       end
 
+      # The connection it reads on goes with it.
+      def close = @connection.close
+
       private
 
       def queue_heads(queues)

@@ -58,9 +58,22 @@ module Mallard
       end
 
       def workload(options:, run_dir:, samples:, clock:, agent_log:)
-        Workload::Jobs.new(path: @workload_path, dir: @dir, redis: @redis, options: options, run_dir: run_dir,
+        Workload::Jobs.new(path: @workload_path, dir: @dir, backend: self, options: options, run_dir: run_dir,
                            samples: samples, clock: clock, agent_log: agent_log)
       end
+
+      # The workload pushes with Sidekiq's client, through the app's bundle when it has one.
+      def workload_argv(path)
+        ruby = ["ruby", "-rsidekiq", path]
+        File.file?(File.join(@dir, "Gemfile")) ? ["bundle", "exec", *ruby] : ruby
+      end
+
+      def workload_env = { "REDIS_URL" => @redis.url }
+
+      # The queues as Sidekiq keeps them in Redis, on a connection of the workload's own.
+      def open_stats = Probe::SidekiqStats.new(Probe::RedisConnection.new(@redis.url))
+
+      def stats_hint = @redis.own? ? "see redis.log" : "is that Redis up?"
 
       def ready?
         tree = Probe::ProcessTree.pids(@process.pid)

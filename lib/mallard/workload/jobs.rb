@@ -4,12 +4,12 @@ module Mallard
   module Workload
     # A job worker's work: the user's workload script pushes jobs for --duration, then mallard stops it (TERM)
     # and lets the worker drain its queues (at most --drain-timeout) before the last samples. Every tick reads
-    # the queues from Redis into a "jobs" record of samples.jsonl; the workload's own ending goes to
-    # workload.json.
+    # the queues from the backend's store (Redis, Solid Queue's database) into a "jobs" record of samples.jsonl;
+    # the workload's own ending goes to workload.json.
     #
-    # The workload runs as a plain Ruby process with REDIS_URL and Sidekiq's client loaded (through the app's
-    # bundle when the directory has a Gemfile), without the agent or the configuration under test: it is the
-    # source of the load, not what is measured.
+    # The workload runs as a plain Ruby process as its backend says (Sidekiq's client with REDIS_URL; a Rails
+    # app's own environment for Solid Queue), without the agent or the configuration under test: it is the source
+    # of the load, not what is measured.
     class Jobs
       # Enough for a well-behaved script to leave its loop and for `bundle exec` to pass the signal on.
       STOP_GRACE = 5
@@ -17,10 +17,12 @@ module Mallard
       # @param samples [Run::JsonlWriter] samples.jsonl, which takes a "jobs" record every tick
       # @param clock [#call] the run's clock (seconds since its start), for each record's t
       # @param agent_log [Probe::AgentLog] the soak's own follower of agent.jsonl (how many jobs are running)
-      def initialize(path:, dir:, redis:, options:, run_dir:, samples:, clock:, agent_log:)
+      # @param backend [#workload_argv, #workload_env, #open_stats, #stats_hint] the target: how its workload runs
+      #   and where its queues are read
+      def initialize(path:, dir:, backend:, options:, run_dir:, samples:, clock:, agent_log:)
         @path = path
         @dir = dir
-        @redis = redis
+        @backend = backend
         @options = options
         @run_dir = run_dir
         @samples = samples
@@ -35,10 +37,10 @@ module Mallard
       def prepare(_subject) = nil
 
       def start(_subject)
-        @connection = Probe::RedisConnection.new(@redis.url)
-        @stats = Probe::SidekiqStats.new(@connection)
+        @stats = @backend.open_stats
         @started = Clock.monotonic
-        @process = Target::Command.new(argv, env: environment, log_path: @run_dir.file("workload.log"), chdir: @dir)
+        @process = Target::Command.new(@backend.workload_argv(@path), env: environment, chdir: @dir,
+                                                                      log_path: @run_dir.file("workload.log"))
         @process.start
       rescue SubjectFailed => e
         raise Error, "the workload #{Text.scrub(@path)} did not start: #{e.message}"
@@ -69,25 +71,20 @@ module Mallard
 
         @saved = true
         stop_workload
-        @connection&.close
+        @stats&.close
         @run_dir.write_json("workload.json", ending)
       end
 
       private
 
-      def argv
-        ruby = ["ruby", "-rsidekiq", @path]
-        File.file?(File.join(@dir, "Gemfile")) ? ["bundle", "exec", *ruby] : ruby
-      end
-
       def environment
-        Target::SubjectEnvironment.build(allocator_env: {}, agent: nil).merge("REDIS_URL" => @redis.url)
+        Target::SubjectEnvironment.build(allocator_env: {}, agent: nil).merge(@backend.workload_env)
       end
 
       def read_queues
         @last = @stats.read
-      rescue Probe::RedisConnection::Failed => e
-        raise Error, "#{e.message}: the run stops here (#{@redis.own? ? 'see redis.log' : 'is that Redis up?'})"
+      rescue Error => e
+        raise Error, "#{e.message}: the run stops here (#{@backend.stats_hint})"
       end
 
       def record(queues)

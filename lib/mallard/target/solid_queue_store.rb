@@ -1,0 +1,95 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require "open3"
+
+module Mallard
+  module Target
+    # The SQLite store a Solid Queue worker is measured against: a directory of the run's own (queue-store/) holding
+    # fresh database files, named to the app by DATABASE_URL and QUEUE_DATABASE_URL (Rails merges them into
+    # database.yml's primary and queue), and made as the app's users make theirs, by `bin/rails db:prepare`, which
+    # loads the app's db/queue_schema.rb. Removed with the run: the jobs table only grows.
+    #
+    # mallard reads it from outside with the sqlite3 command-line tool (mallard's own Ruby has no sqlite3 gem, and
+    # must not load the app's), read-only, waiting out the worker's write locks.
+    class SolidQueueStore
+      EXECUTABLE = "sqlite3"
+      SETUP = %w[bin/rails db:prepare].freeze
+      SETUP_TIMEOUT = 120
+      # How long a read waits for the worker's write lock, in milliseconds.
+      BUSY_MS = 2000
+      DESCRIPTION = "a SQLite store of mallard's own"
+      PROCESSES_TABLE = "SELECT 1 FROM sqlite_master WHERE name = 'solid_queue_processes'"
+
+      # A query the tool could not answer.
+      class Failed < Error; end
+
+      # @raise [NotFound] sqlite3 is not installed, with the package that brings it
+      def self.check_installed!
+        return if SearchPath.include?(EXECUTABLE)
+
+        raise NotFound, "#{EXECUTABLE} is not installed: mallard reads Solid Queue's database with it " \
+                        "(Debian/Ubuntu: apt-get install sqlite3)"
+      end
+
+      attr_reader :path
+
+      # @param run_dir [Run::Directory]
+      def initialize(run_dir)
+        @path = run_dir.file("queue-store")
+      end
+
+      # DATABASE_URL for the app's primary database, QUEUE_DATABASE_URL for its queue database: an app with
+      # one database keeps Solid Queue's tables in the first, a Rails 8 app in the second.
+      def env
+        { "DATABASE_URL" => "sqlite3:#{file('primary')}", "QUEUE_DATABASE_URL" => "sqlite3:#{file('queue')}" }
+      end
+
+      # Makes the directory and its databases with the app's own `bin/rails db:prepare`.
+      # @param env [Hash] the subject's environment, less the agent (the setup is not measured)
+      # @raise [SubjectFailed] the setup failed or ran out of time, with its last lines
+      def create(dir:, env:, user:, log_path:)
+        FileUtils.mkdir_p(@path)
+        user.give(@path)
+        setup = Command.new(SETUP, env: env.merge(self.env), log_path: log_path, chdir: dir,
+                                   spawn_options: user.spawn_options).start
+        wait(setup)
+        find_tables
+      end
+
+      # @return [Array<Array<String>>] the rows, each a list of columns as text
+      # @raise [Failed]
+      def query(sql)
+        out, err, status = Open3.capture3(EXECUTABLE, "-readonly", "-batch", "-cmd", ".timeout #{BUSY_MS}",
+                                          @tables, sql)
+        raise Failed, "#{EXECUTABLE} could not read #{@tables}: #{Text.scrub(err.strip)}" unless status.success?
+
+        out.lines(chomp: true).map { |line| line.split("|", -1) }
+      end
+
+      def remove
+        FileUtils.rm_rf(@path)
+      end
+
+      private
+
+      def file(name) = File.join(@path, "#{name}.sqlite3")
+
+      def wait(setup)
+        deadline = Clock.monotonic + SETUP_TIMEOUT
+        sleep Command::POLL while setup.alive? && Clock.monotonic < deadline
+        return if setup.status&.success?
+
+        setup.stop
+        raise SubjectFailed.new("`#{setup.display}` did not make the queue database (#{setup.describe_status})",
+                                output_tail: setup.output_tail)
+      end
+
+      # The queue database when db:prepare put Solid Queue's tables there, else the primary.
+      def find_tables
+        @tables = file("queue")
+        @tables = file("primary") unless File.file?(@tables) && query(PROCESSES_TABLE).any?
+      end
+    end
+  end
+end
