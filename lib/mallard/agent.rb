@@ -41,12 +41,13 @@ module Mallard
         return if path.nil? || path.empty?
 
         origin = origin_from(env)
-        jobs = env[Switches::JOBS] == "on"
+        jobs = env[Switches::JOBS]
+        jobs = nil if jobs.nil? || jobs.empty?
         @timeline_note = {}
         @recorder = Recorder.new(path: path, interval: interval_from(env), origin: origin,
                                  owner: Owner.from_env(env), gc_timeline: gc_timeline(env, origin),
-                                 jobs: jobs, ledger: ledger(env, origin), full_gc: full_gc(env))
-        watch_jobs if jobs
+                                 jobs: !jobs.nil?, ledger: ledger(env, origin), full_gc: full_gc(env))
+        watch_jobs(jobs) if jobs
         @heap_dumper = heap_dumper(env[Switches::HEAP_DIR], origin)
         Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
         at_exit { stopped(origin) }
@@ -60,13 +61,21 @@ module Mallard
 
         @recorder&.after_fork
         @heap_dumper&.after_fork
+        @job_hook&.after_fork
       end
 
       private
 
-      def watch_jobs
-        require_relative "agent/sidekiq_hook"
-        SidekiqHook.watch(@recorder)
+      # Which backend's jobs (Switches::JOBS): Active Job's notifications, or Sidekiq's middleware ("on").
+      def watch_jobs(backend)
+        if backend == Switches::ACTIVE_JOB
+          require_relative "agent/active_job_hook"
+          @job_hook = ActiveJobHook
+          ActiveJobHook.watch(@recorder)
+        else
+          require_relative "agent/sidekiq_hook"
+          SidekiqHook.watch(@recorder)
+        end
       end
 
       def heap_dumper(dir, origin)

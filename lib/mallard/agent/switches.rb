@@ -8,8 +8,10 @@ module Mallard
     module Switches
       # `mallard heap`'s directory of dump requests (HeapDumper).
       HEAP_DIR = "MALLARD_HEAP_DIR"
-      # "on" in a job worker: Sidekiq's server middleware records its jobs (SidekiqHook).
+      # In a job worker: "on" for Sidekiq's server middleware to record its jobs (SidekiqHook), ACTIVE_JOB for Active
+      # Job's notifications (ActiveJobHook: Solid Queue).
       JOBS = "MALLARD_JOBS"
+      ACTIVE_JOB = "active_job"
       # Seconds without a major GC after which the agent runs a full GC, for an exact reading of the live set
       # (FullGc); unset: never.
       FULL_GC = "MALLARD_FULL_GC_EVERY"
