@@ -65,6 +65,7 @@ class PlanIntegrationTest < Minitest::Test
       %w[--memory-limit 600M] => /give --rate N/,
       %w[--memory-limit 600X --rate 20] => /--memory-limit takes a size/,
       %w[--memory-limit 600M --rate 20 --workers 2] => /plan chooses the workers: drop --workers/,
+      %w[--memory-limit 600M --rate 20 --requests 100] => /drop --requests/,
       %w[--memory-limit 600M --rate 20 --repeat 0] => /--repeat must be between 1 and/
     }.each do |args, message|
       _, err, status = mallard("plan", HELLO, *args, "--out", File.join(@tmp, "refused"))

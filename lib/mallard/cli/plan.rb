@@ -76,6 +76,8 @@ module Mallard
         raise UsageError, "plan applies to an app directory served by Puma, not a #{target.kind} target" \
           unless target.shapes?
         raise UsageError, "plan chooses the workers: drop --workers" if @measure.given?("--workers")
+        # The check's workers share its requests: a count would end it before each had the load a measured one had.
+        raise UsageError, "plan's runs load for --duration: drop --requests" if @measure.given?("--requests")
         raise UsageError, "plan needs --memory-limit SIZE (600M, 2G): the limit to fit" unless limit
         raise UsageError, "plan offers one load per worker: give --rate N (requests a second in all)" \
           unless @measure.soak.rate
