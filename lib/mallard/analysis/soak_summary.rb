@@ -34,16 +34,17 @@ module Mallard
           allocator: run.phases.diagnosis, verdict: verdict, memory: memory(run, steady), **work,
           app: app_figures(run, work[:load]), gc: gc(run), live_set: live_set,
           script: script_figures(run), validity: Validity.call(run), cpu_layout: run.meta.cpu_layout,
-          series: series(run, verdict, live_set), **run_facts(run), **ledger.to_h.slice(:ledger, :headroom_kb)
+          series: series(run, verdict, live_set), **run_facts(run, steady), **ledger.to_h.slice(:ledger, :headroom_kb)
         )
       end
 
       # What the run recorded of itself: the Ruby it ran on, how `--until-decided` ended, the ramp
-      # `--concurrency auto` chose its load by, its memory cgroup and --memory-limit, and its workers' sharing.
-      def run_facts(run)
+      # `--concurrency auto` chose its load by, its memory cgroup and --memory-limit, its workers' sharing, and a job
+      # backend's memory per role.
+      def run_facts(run, steady)
         { ruby: run.meta.subject_ruby, until_decided: run.phases.until_decided, ramp: ramp(run.ramp),
           container: ContainerMemory.call(run), memory_limit: MemoryLimit.call(run),
-          sharing_decay: SharingDecay.call(run) }
+          sharing_decay: SharingDecay.call(run), roles: RoleMemory.call(run, steady) }
       end
 
       def ramp(ramp)

@@ -5,10 +5,13 @@ module Mallard
     # What a server's process tree is, from Probe::TreeReading's readings: each process's role by the title its
     # server gave it, the workers and their threads, and what the tree holds shared and apart. Pure.
     module TreeShape
-      SERVERS = { "puma" => /\Apuma[: ]/, "pitchfork" => /\Apitchfork\b/ }.freeze
+      SERVERS = { "puma" => /\Apuma[: ]/, "pitchfork" => /\Apitchfork\b/, "solid_queue" => /\Asolid-queue-/ }.freeze
       # "puma: cluster worker 0: 4242 [app]", "pitchfork (gen:0) worker[0] - ready"
       WORKER = /\bworker(?:\[| )(\d+)/
       MOLD = /\bmold\b/
+      # "solid-queue-fork-supervisor(1.7.2): supervising 4242, 4243", "solid-queue-worker(1.7.2): waiting for jobs":
+      # every Solid Queue process says its role, the root included.
+      SOLID_QUEUE = /\Asolid-queue-(?:fork-|async-)?(supervisor|dispatcher|scheduler|worker)\b/
 
       module_function
 
@@ -41,6 +44,7 @@ module Mallard
       end
 
       def role(title, root)
+        return title[SOLID_QUEUE, 1] if title.match?(SOLID_QUEUE)
         return "master" if root
         return "worker #{title[WORKER, 1]}" if title.match?(WORKER)
 

@@ -58,12 +58,14 @@ module Mallard
       end
 
       # The agent's last count per process, leaving out a cluster's master: it forks the workers and serves
-      # nothing itself.
+      # nothing itself. Where the titles name the workers, theirs alone: a job backend's dispatcher and scheduler
+      # run no jobs.
       def requests_per_worker(run)
         master = run.meta.subject_pid
         latest = run.agent.select(&:requests).to_h { |record| [record.pid, record.requests] }
         latest.delete(master) if latest.size > 1
-        latest
+        workers = RoleMemory.worker_pids(run)
+        workers.empty? ? latest : latest.slice(*workers)
       end
 
       def starved_workers(served)

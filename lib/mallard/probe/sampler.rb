@@ -12,6 +12,8 @@ module Mallard
     # cost a busy Ruby 3.1 app a fifth of its CPU per request (Agent::Ledger says how); from here the app pays only
     # the kernel's walk of its page tables, which the summary takes every tick anyway.
     #
+    # On those ticks each process's title too ($0: a server's processes say there what they are), for its role.
+    #
     # The subject's memory cgroup too (CgroupMemory), at the first tick and every CGROUP_EVERY seconds: what a
     # container's OOM killer counts. A handful of small files, but the figures move slowly and every process of the
     # cgroup is in them, so a reading every few seconds says all they can.
@@ -70,7 +72,8 @@ module Mallard
         return if reading.rss_kb.zero? # exiting: its memory is already released, the reading means nothing
 
         Run::ProcessSample.record(time: time, pid: pid, role: pid == @root_pid ? "main" : "child", memory: reading.to_h,
-                                  mappings: smaps ? mappings(pid, smaps, time) : {})
+                                  mappings: smaps ? mappings(pid, smaps, time) : {},
+                                  title: (Text.scrub(files.cmdline.join(" ")) if smaps))
       rescue NotFound
         nil # exited between listing and reading: a worker restart, or the subject dying
       end

@@ -41,7 +41,7 @@ module Mallard
       def sections
         gc = [["GC", @gc.gc], ["Live set", @gc.live_set]]
         memory = [["Memory", memory_lines], ["Cgroup", @sentences.container], ["Sharing", @sentences.sharing],
-                  ["Ledger", ledger_lines]]
+                  ["Roles", @sentences.roles], ["Ledger", ledger_lines]]
         rest = [["Script", script_line], ["Load", load_line], ["Jobs", job_lines], ["App", app_line], ["Flags", flags],
                 ["Run", [run_dir, skipped_line, @summary.cpu_layout&.description, @sentences.instrumented]]]
         overall = [["Verdict", [conclusion, UntilDecidedSentences.ending(@summary.until_decided)]]]
@@ -155,7 +155,7 @@ module Mallard
         parts << "queue depth up to #{count(jobs.max_enqueued)}" if jobs.max_enqueued
         parts << format("the worker's CPU: %.3f ms per job", jobs.cpu_ms_per_job) if jobs.cpu_ms_per_job
         parts << drain_text(jobs)
-        parts << @color.dim("Sidekiq's own count #{count(jobs.redis_processed)} (written every few seconds)")
+        parts << @color.dim(@sentences.backend_count(jobs))
         parts.compact.join(" · ")
       end
 

@@ -21,11 +21,12 @@ module Mallard
     # One process of the tree at one tick; role is "main" for the process mallard started, else "child". Every few
     # seconds the sampler reads the process's whole smaps rather than its summary, and the tick also has its
     # thread and fiber stacks' RSS and PSS, Ruby's transient heap's (nil where it has none) and its file-backed PSS
-    # (Agent::Mappings; nil at the other ticks).
+    # (Agent::Mappings; nil at the other ticks). title: the process's title ($0, which a server sets to say what the
+    # process is: Analysis::TreeShape's roles), on those ticks too.
     ProcessSample = Value.define(:t, :pid, :role, :rss_kb, :pss_kb, :uss_kb, :swap_kb, :stacks_kb, :stacks_pss_kb,
-                                 :transient_heap_kb, :transient_heap_pss_kb, :file_pss_kb) do
-      def self.record(time:, pid:, role:, memory:, mappings: {})
-        { kind: "memory", t: time, pid: pid, role: role, **memory, **mappings }
+                                 :transient_heap_kb, :transient_heap_pss_kb, :file_pss_kb, :title) do
+      def self.record(time:, pid:, role:, memory:, mappings: {}, title: nil)
+        { kind: "memory", t: time, pid: pid, role: role, **memory, **mappings, **(title ? { title: title } : {}) }
       end
     end
 

@@ -8,6 +8,7 @@ require_relative "gc"
 require_relative "ledger"
 require_relative "container"
 require_relative "sharing_decay"
+require_relative "role_memory"
 require_relative "../analysis/memory_metric"
 
 module Mallard
@@ -47,9 +48,10 @@ module Mallard
     # its samples there. role: "main" for the process mallard started (Puma's master), else "child" (a worker).
     ProcessPart = Value.define(:pid, :role, :steady_pss_kb, :samples)
 
-    # A tree of several processes over the steady window (Analysis::ProcessParts): its memory shared between its
-    # processes (summed RSS − USS) and private to each (summed USS), the master's part and a worker's (the median of
-    # the workers' own), and every process's part; each a median over the steady ticks, in KiB.
+    # A tree of several processes over the steady window (Analysis::ProcessParts): its memory in pages shared between
+    # its processes (summed PSS less summed USS: each shared page once) and private to each (summed USS), the master's
+    # part and a worker's (the median of the workers' own), and every process's part; each a median over the steady
+    # ticks, in KiB.
     TreeMemory = Value.define(:steady_shared_kb, :steady_private_kb, :main_pss_kb, :worker_pss_kb,
                               parts: [ProcessPart])
 
@@ -115,7 +117,8 @@ module Mallard
     # ruby: the app's Ruby (meta.json's subject_ruby: version, YJIT on or off from inside, YJIT's memory).
     # container: the subject's memory cgroup as the kernel charges it (nil where none could be read); memory_limit:
     # --memory-limit as watched (nil without it). sharing_decay: each worker's shared and private memory against the
-    # requests it served (Analysis::SharingDecay; nil for a tree without workers).
+    # requests it served (Analysis::SharingDecay; nil for a tree without workers). roles: a job backend's tree by role
+    # (Analysis::RoleMemory: Solid Queue's supervisor, dispatcher, scheduler, workers), nil for other runs.
     Soak = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :skipped_lines, :headroom_kb,
                         :ruby,
                         target: Run::TargetInfo, allocator: Run::AllocatorInfo, verdict: Verdict, memory: Memory,
@@ -123,7 +126,7 @@ module Mallard
                         validity: Validity, cpu_layout: Cpus::Layout,
                         series: SoakSeries, ledger: Ledger, until_decided: Run::UntilDecided, ramp: Ramp,
                         saturation: Saturation, container: Container, memory_limit: MemoryLimit,
-                        sharing_decay: SharingDecay)
+                        sharing_decay: SharingDecay, roles: [RolePart])
 
     class Soak
       # A summary of schema 1 named its memory metric only in its verdict.

@@ -15,6 +15,7 @@ module Mallard
         @gc_words = GcSentences.new(summary.gc, live_set: @live_set&.verdict)
         @container = ContainerSentences.new(summary.container, summary.memory_limit)
         @sharing = SharingSentences.new(summary.sharing_decay)
+        @roles = RoleSentences.new(summary.roles)
       end
 
       # Every sentence this summary gives, for a check that each view shows them all.
@@ -48,6 +49,18 @@ module Mallard
 
       # Copy-on-write decay (SharingSentences): a line per worker and what the figures are; empty without workers.
       def sharing = @sharing.all
+
+      # A job backend's memory per role (RoleSentences), shown by the terminal and carried by the JSON; empty without.
+      def roles = @roles.all
+
+      # The job backend's own count of the jobs it processed, as it keeps it (Summary::Jobs#redis_processed).
+      def backend_count(jobs)
+        if @summary.target&.kind == "solid_queue"
+          "Solid Queue's own count #{count(jobs.redis_processed)} (its jobs table)"
+        else
+          "Sidekiq's own count #{count(jobs.redis_processed)} (written every few seconds)"
+        end
+      end
 
       # A saturated app: what timed out, what it served, and what to run instead.
       def saturation = SoakSentences.saturation(@summary.saturation)
