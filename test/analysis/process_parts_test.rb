@@ -9,8 +9,8 @@ class ProcessPartsTest < Minitest::Test
   Run = Mallard::Run
 
   # A master and two workers over four ticks, the first of them warm-up: each process's median PSS, the master's part
-  # and a worker's, and the tree's shared (summed RSS − USS) and private (summed USS) memory, medians over the steady
-  # ticks only.
+  # and a worker's, and the tree's shared (summed PSS less summed USS) and private (summed USS) memory, medians over
+  # the steady ticks only.
   def test_a_trees_parts_shared_and_private_over_the_steady_window
     tree = Mallard::Analysis::ProcessParts.call(soak_run, window)
     parts = tree.parts.map { |part| [part.pid, part.role, part.steady_pss_kb] }
@@ -18,8 +18,8 @@ class ProcessPartsTest < Minitest::Test
     assert_equal [[1, "main", 30_000], [2, "child", 43_000], [3, "child", 47_000]], parts
     assert_equal [30_000, 45_000], [tree.main_pss_kb, tree.worker_pss_kb]
     assert_equal 3, tree.parts.first.samples, "the steady ticks, not the warm-up's"
-    # At the middle tick (3 s): shared (60 − 10) + 2 × (70 − 23), private 10 + 2 × 23 (a worker's USS grows each tick).
-    assert_equal [144_000, 56_000], [tree.steady_shared_kb, tree.steady_private_kb]
+    # At the middle tick (3 s): PSS 30 + 43 + 47 less USS 10 + 23 + 23 (a worker's grows each tick), private that USS.
+    assert_equal [64_000, 56_000], [tree.steady_shared_kb, tree.steady_private_kb]
   end
 
   def test_one_process_has_no_parts

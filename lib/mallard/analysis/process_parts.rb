@@ -6,9 +6,10 @@ module Mallard
   module Analysis
     # A tree of several processes in parts, over the steady window: each process's own part (the median of its PSS,
     # which adds up to the tree's), the master's (the process mallard started) against the workers', and the tree's
-    # memory shared between its processes (the sum over them of RSS − USS) and private to each (the sum of USS), each
-    # the median over the steady ticks. A refork keeps more of the workers' pages shared; a tree without preload shares
-    # little but the Ruby binary and its libraries.
+    # memory in pages shared between its processes (summed PSS less summed USS: each shared page once, as the tree
+    # holds it; summed RSS − USS would count a page once per process sharing it) and private to each (the sum of
+    # USS), each the median over the steady ticks. A refork keeps more of the workers' pages shared; a tree without
+    # preload shares little but the Ruby binary and its libraries.
     module ProcessParts
       module_function
 
@@ -20,7 +21,7 @@ module Mallard
         return unless steady.samples.filter_map(&:processes).max.to_i > 1
 
         at = ticks.to_h { |t| [t, true] }
-        samples = run.processes.select { |sample| at[sample.t] && sample.rss_kb && sample.uss_kb }
+        samples = run.processes.select { |sample| at[sample.t] && sample.pss_kb && sample.uss_kb }
         return if samples.empty?
 
         parts = parts(samples)
@@ -29,7 +30,7 @@ module Mallard
 
       # The tree's shared and private memory at each tick, and their medians.
       def sums(ticks)
-        shared = ticks.map { |tick| tick.sum { |sample| sample.rss_kb - sample.uss_kb } }
+        shared = ticks.map { |tick| tick.sum { |sample| sample.pss_kb - sample.uss_kb } }
         own = ticks.map { |tick| tick.sum(&:uss_kb) }
         { steady_shared_kb: median(shared), steady_private_kb: median(own) }
       end

@@ -16,8 +16,8 @@ module Mallard
     # keeps about the code), each summed over the processes; yjit_region_kb, the code region it reserved (the size
     # --yjit-exec-mem-size sets, Ruby's default under on).
     # A tree of several processes in parts (Summary::TreeMemory; nil for one process): steady_shared_kb, the memory
-    # shared between its processes (summed RSS − USS), steady_private_kb (summed USS), main_pss_kb the master's part,
-    # worker_pss_kb a worker's (the median of the workers'), workers_pss_kb each worker's.
+    # in pages shared between its processes (summed PSS less summed USS), steady_private_kb (summed USS), main_pss_kb
+    # the master's part, worker_pss_kb a worker's (the median of the workers'), workers_pss_kb each worker's.
     RunFigures = Value.define(:steady_rss_kb, :steady_pss_kb, :peak_rss_kb, :processes, :rps, :p50_ms, :p99_ms,
                               :errors, :run_dir, :verdict, :problems, :live_set_verdict, :cpu_ms_per_request,
                               :ledger_kb, :yjit_code_kb, :yjit_metadata_kb, :yjit_region_kb, :steady_shared_kb,
