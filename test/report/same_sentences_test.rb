@@ -124,7 +124,8 @@ class SameSentencesTest < Minitest::Test
 
   # Trees of several processes in parts, and the refork row's shared memory against the plain one's, in both views.
   def test_a_comparisons_trees_in_parts_read_the_same_in_both_views
-    rows = [tree_row("glibc/2x5", 40_000), tree_row("glibc/2x5-refork", 60_000)]
+    refork = tree_row("glibc/2x5-refork", 60_000)
+    rows = [tree_row("glibc/2x5", 40_000), refork.with(runs: refork.runs.map { |run| run.with(reforks: 1) })]
     summary = Mallard::Analysis::CompareSummary.call(rows: rows, outcome: Mallard::Run::Outcome.complete,
                                                      run_dir: "/runs/x", target: nil)
     trees = Mallard::Report::CompareSentences.new(summary).trees
@@ -132,6 +133,8 @@ class SameSentencesTest < Minitest::Test
     assert_equal 3, trees.size
     assert_includes trees.last, "glibc/2x5-refork: shared 58.6 MiB (57.2 … 60.1) (+50.0% (+46.6 … +53.4) against " \
                                 "glibc/2x5's) · private 48.8 MiB"
+    assert trees.last.end_with?(" · reforked 1, 1, 1 times"), trees.last
+    refute_includes trees[1], "reforked", "a shape that does not refork"
     assert_same_sentences(summary, stored_meta("compare"), at_least: 5)
   end
 

@@ -400,11 +400,20 @@ module Mallard
         Summary::Row.new(name: row.label, allocator: allocator.name, available: allocator.available?,
                          unavailable_reason: allocator.unavailable_reason,
                          verified: row.failure.nil? && row.runs.any?, failed: failure[:reason],
-                         output_tail: failure[:output_tail], runs: row.runs,
+                         output_tail: failure[:output_tail], **runs_of(row),
                          deploy_effort: Allocators::DeployEffort.of(row, baseline: @rows.first),
-                         ruby: row.ruby&.to_h, yjit: row.yjit, shape: row.shape&.label, invalid_runs: row.invalid_runs,
+                         ruby: row.ruby&.to_h, yjit: row.yjit, shape: row.shape&.label,
                          settings_checks: row.checks, settings: allocator.settings, base: allocator.base,
-                         instrumented_runs: row.instrumented, saturation: failure[:saturation])
+                         saturation: failure[:saturation])
+      end
+
+      # A row's runs of each kind; a reforking shape's each with the reforks its server logged (0: none in that run,
+      # a finding).
+      def runs_of(row)
+        { runs: row.runs, invalid_runs: row.invalid_runs,
+          instrumented_runs: row.instrumented }.transform_values do |runs|
+          row.reforks.empty? ? runs : runs.map { |run| run.with(reforks: row.reforks[run.run_dir]) }
+        end
       end
 
       def write_meta

@@ -18,10 +18,12 @@ module Mallard
     # A tree of several processes in parts (Summary::TreeMemory; nil for one process): steady_shared_kb, the memory
     # in pages shared between its processes (summed PSS less summed USS), steady_private_kb (summed USS), main_pss_kb
     # the master's part, worker_pss_kb a worker's (the median of the workers'), workers_pss_kb each worker's.
+    # reforks: for a shape that reforks (-refork, -pitchfork), the reforks its server logged in the run (0: none, a
+    # finding, not a failure); nil for other rows.
     RunFigures = Value.define(:steady_rss_kb, :steady_pss_kb, :peak_rss_kb, :processes, :rps, :p50_ms, :p99_ms,
                               :errors, :run_dir, :verdict, :problems, :live_set_verdict, :cpu_ms_per_request,
                               :ledger_kb, :yjit_code_kb, :yjit_metadata_kb, :yjit_region_kb, :steady_shared_kb,
-                              :steady_private_kb, :main_pss_kb, :worker_pss_kb, :workers_pss_kb)
+                              :steady_private_kb, :main_pss_kb, :worker_pss_kb, :workers_pss_kb, :reforks)
 
     class RunFigures
       def valid? = Array(problems).empty?

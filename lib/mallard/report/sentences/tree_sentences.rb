@@ -20,8 +20,8 @@ module Mallard
 
       def heading
         "Each tree in parts (MiB, median of repeats with 95% intervals): shared is the memory its processes share " \
-          "(summed RSS less USS), private what each holds alone (summed USS); the master's PSS and a worker's " \
-          "(the median of its workers')"
+          "(summed PSS less summed USS: each shared page once), private what each holds alone (summed USS); the " \
+          "master's PSS and a worker's (the median of its workers'); a reforking shape's reforks in each counted run"
       end
 
       def lines = @configs.map { |config| line(config) }
@@ -30,10 +30,20 @@ module Mallard
 
       def line(config)
         tree = config.tree
-        format("%<name>s: shared %<shared>s%<versus>s · private %<own>s · master %<main>s · a worker %<worker>s",
+        format("%<name>s: shared %<shared>s%<versus>s · private %<own>s · master %<main>s · a worker %<worker>s" \
+               "%<reforks>s",
                name: Text.printable(config.name), shared: mib_interval(tree.shared_kb), versus: versus(config),
                own: mib_interval(tree.private_kb), main: mib_interval(tree.main_pss_kb),
-               worker: mib_interval(tree.worker_pss_kb))
+               worker: mib_interval(tree.worker_pss_kb), reforks: reforks(config.name))
+      end
+
+      # " · reforked 1, 1 times", or that it never did; nothing for a shape that does not refork.
+      def reforks(name)
+        counts = @summary.rows.find { |row| row.name == name }&.runs.to_a.filter_map(&:reforks)
+        return "" if counts.empty?
+        return " · never reforked in its runs" if counts.all?(&:zero?)
+
+        " · reforked #{counts.join(', ')} times"
       end
 
       # The shared memory's change against the baseline's, where both were trees of several processes.
