@@ -42,10 +42,9 @@ module Mallard
         return unless @parts
 
         format("Measured as %s at %s req/s, %s: master %s (USS), shared %s (summed PSS less summed USS), a " \
-               "worker's USS peak %s (%s … %s over %s).", @summary.measured_shape, rate(@summary.rate),
+               "worker's USS peak %s (%s MiB over %s).", @summary.measured_shape, rate(@summary.rate),
                plural(measuring.size, "run"), mib(@parts.master_kb), mib(@parts.shared_kb), mib(@parts.worker_kb),
-               mib(@parts.worker_min_kb).delete_suffix(" MiB"), mib(@parts.worker_max_kb),
-               plural(@parts.workers_seen, "worker"))
+               mib_range(@parts.worker_min_kb, @parts.worker_max_kb), plural(@parts.workers_seen, "worker"))
       end
 
       def how = ("How: #{@summary.methodology}." if @summary.methodology)
