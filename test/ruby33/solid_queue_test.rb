@@ -41,12 +41,37 @@ class SolidQueueTest < Minitest::Test
     assert_equal "complete", summary["status"], summary["reason"]
     assert_jobs summary["jobs"]
     assert_roles_are_the_processes_own summary["roles"], reads
-    assert eventually(5) { processes_left_by_mallard(@tag).empty? },
-           -> { "left: #{command_lines(processes_left_by_mallard(@tag))}" }
+    assert_gone(reads["pids"] + processes_left_by_mallard(@tag), within: 5)
     refute_path_exists File.join(@out, "queue-store"), "the run's store is removed with it"
   end
 
+  # The Lifeline's watchdog ends what mallard started (the supervisor's process group, the workload) when mallard
+  # itself is killed with SIGKILL mid-run.
+  def test_mallard_killed_mid_run_leaves_no_process
+    mallard = Process.spawn({ "MALLARD_TEST_TAG" => @tag }, Gem.ruby, EXE, "soak", "--jobs", "solid_queue",
+                            "--workload", File.join(APP, "workload.rb"), "--ruby", @ruby, "--duration", "30",
+                            "--out", @out, APP, out: File::NULL, err: File::NULL)
+    @spawned << mallard
+    wait_for(timeout: 40, message: "the load never started") { File.exist?(File.join(@out, "workload.log")) }
+    started = subject_pids + processes_tagged(@tag)
+
+    Process.kill("KILL", mallard)
+    Process.wait(mallard)
+
+    assert_operator started.uniq.size, :>=, 7, "mallard, its watchdog, the supervisor and its three, the workload"
+    assert_gone(started, within: 8)
+  end
+
   private
+
+  # Solid Queue's titles overwrite its processes' environment area, MALLARD_TEST_TAG with it: they are known by the
+  # subject's tree instead.
+  def assert_gone(pids, within:)
+    left = -> { pids.uniq.select { |pid| File.exist?("/proc/#{pid}") && !zombie?("/proc/#{pid}") } }
+    assert eventually(within) { left.call.empty? }, -> { "survived mallard: #{command_lines(left.call)}" }
+  end
+
+  def subject_pids = tree_pids(JSON.parse(File.read(File.join(@out, "meta.json")))["subject_pid"])
 
   def soak_watched(reads)
     out_file = File.join(@tmp, "summary.json")
@@ -96,9 +121,10 @@ class SolidQueueTest < Minitest::Test
   end
 
   def read_tree(reads)
-    root = JSON.parse(File.read(File.join(@out, "meta.json")))["subject_pid"]
     sums = Hash.new(0)
-    tree_pids(root).each do |pid|
+    pids = subject_pids
+    reads["pids"] |= pids
+    pids.each do |pid|
       role = File.read("/proc/#{pid}/cmdline")[TITLE, 1] or next
       sums[role] += Integer(File.read("/proc/#{pid}/smaps_rollup")[/^Pss:\s+(\d+)/, 1])
     end
