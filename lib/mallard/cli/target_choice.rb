@@ -80,7 +80,10 @@ module Mallard
       # The worker: -- CMD, or the backend's own command in DIR (the current directory when neither is given).
       def job_worker(operands, command)
         refuse(HTTP_ONLY + %w[--workers], "applies to a web server; a job worker's load is its --workload")
-        raise UsageError, "--jobs needs --workload FILE.rb (a script that pushes jobs)" unless @subject[:workload]
+        unless @subject[:workload]
+          raise UsageError, "#{@given.include?('--sidekiq') ? '--sidekiq' : '--jobs'} needs --workload FILE.rb " \
+                            "(a script that pushes jobs)"
+        end
         raise UsageError, "give one app directory, not #{operands.size}: #{operands.join(' ')}" if operands.size > 1
         raise UsageError, "-- must be followed by the worker's command" if command&.empty?
 
