@@ -34,9 +34,9 @@ module Mallard
 
       attr_reader :path
 
-      # @param run_dir [Run::Directory]
-      def initialize(run_dir)
-        @path = run_dir.file("queue-store")
+      # @param path [String] its directory (the run's queue-store/)
+      def initialize(path)
+        @path = path
       end
 
       # DATABASE_URL for the app's primary database, QUEUE_DATABASE_URL for its queue database: an app with
@@ -54,18 +54,11 @@ module Mallard
         setup = Command.new(SETUP, env: env.merge(self.env), log_path: log_path, chdir: dir,
                                    spawn_options: user.spawn_options).start
         wait(setup)
-        find_tables
       end
 
       # @return [Array<Array<String>>] the rows, each a list of columns as text
       # @raise [Failed]
-      def query(sql)
-        out, err, status = Open3.capture3(EXECUTABLE, "-readonly", "-batch", "-cmd", ".timeout #{BUSY_MS}",
-                                          @tables, sql)
-        raise Failed, "#{EXECUTABLE} could not read #{@tables}: #{Text.scrub(err.strip)}" unless status.success?
-
-        out.lines(chomp: true).map { |line| line.split("|", -1) }
-      end
+      def query(sql) = read(@tables ||= tables_file, sql)
 
       def remove
         FileUtils.rm_rf(@path)
@@ -86,9 +79,17 @@ module Mallard
       end
 
       # The queue database when db:prepare put Solid Queue's tables there, else the primary.
-      def find_tables
-        @tables = file("queue")
-        @tables = file("primary") unless File.file?(@tables) && query(PROCESSES_TABLE).any?
+      def tables_file
+        queue = file("queue")
+        File.file?(queue) && read(queue, PROCESSES_TABLE).any? ? queue : file("primary")
+      end
+
+      def read(database, sql)
+        out, err, status = Open3.capture3(EXECUTABLE, "-readonly", "-batch", "-cmd", ".timeout #{BUSY_MS}",
+                                          database, sql)
+        raise Failed, "#{EXECUTABLE} could not read #{database}: #{Text.scrub(err.strip)}" unless status.success?
+
+        out.lines(chomp: true).map { |line| line.split("|", -1) }
       end
     end
   end

@@ -46,7 +46,7 @@ module Mallard
       # Makes this run's store first: the worker connects at boot.
       def command(env:, run_dir:)
         @user.prepare(run_dir)
-        @store = SolidQueueStore.new(run_dir)
+        @store = SolidQueueStore.new(run_dir.file("queue-store"))
         @env = env.merge(@store.env)
         @store.create(dir: @dir, env: unmeasured(env), user: @user, log_path: run_dir.file("setup.log"))
         worker_env = @env.merge(@user.env, Agent::Switches::JOBS => Agent::Switches::ACTIVE_JOB)
