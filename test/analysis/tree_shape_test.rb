@@ -28,6 +28,18 @@ class TreeShapeTest < Minitest::Test
     assert_equal 1, tree.workers
   end
 
+  def test_solid_queues_roles_are_named_by_its_titles_the_supervisor_included
+    readings = [reading(30, 1, "solid-queue-fork-supervisor(1.7.2): supervising 31, 32, 33", 0),
+                reading(31, 30, "solid-queue-dispatcher(1.7.2): dispatching every 1 seconds", 0),
+                reading(32, 30, "solid-queue-worker(1.7.2): waiting for jobs in *", 0),
+                reading(33, 30, "solid-queue-scheduler(1.7.2): scheduling tidy", 0)]
+    tree = Mallard::Analysis::TreeShape.call(readings)
+
+    assert_equal "solid_queue", tree.server
+    assert_equal %w[supervisor dispatcher worker scheduler], tree.processes.map(&:role)
+    assert_equal 1, tree.workers
+  end
+
   def test_a_process_alone_is_no_tree
     assert_nil Mallard::Analysis::TreeShape.call([reading(1, 0, "ruby app.rb", 0)])
   end

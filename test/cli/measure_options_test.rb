@@ -9,6 +9,8 @@ class MeasureOptionsTest < Minitest::Test
   APP = File.expand_path("../fixtures/apps/hello", __dir__)
   SCRIPT = File.expand_path("../fixtures/scripts/no_cache.rb", __dir__)
   URL = "http://127.0.0.1:{port}/"
+  SOLID_QUEUE = File.expand_path("../fixtures/apps/solid_queue", __dir__)
+  ENQUEUE = File.join(SOLID_QUEUE, "workload.rb")
   COMMAND = ["--", "puma", "--bind", "tcp://127.0.0.1:{port}", File.join(APP, "config.ru")].freeze
 
   # [argv, what stderr must say]
@@ -78,7 +80,15 @@ class MeasureOptionsTest < Minitest::Test
     [["compare", APP, "--repeat", "0"], /--repeat must be between 1 and 100/],
     [["compare", APP, "--cross"], /--cross runs --config and --gc sets on every configuration --allocators names/],
     [["compare", APP, "--interval", "5", "--duration", "10"], /leaves fewer than 12 samples/],
-    [["demo", APP], /demo runs on its bundled app/]
+    [["demo", APP], /demo runs on its bundled app/],
+    [["soak", "--jobs", "good_job", APP], /--jobs good_job: not yet \(mallard soaks sidekiq and solid_queue\)/],
+    [["compare", "--jobs", "resque", APP], /--jobs resque: not yet/],
+    [["soak", "--jobs", "delayed_job", APP], /invalid argument: --jobs delayed_job \(one of sidekiq, solid_queue\)/],
+    [["soak", "--jobs", "solid_queue", SOLID_QUEUE], /--jobs needs --workload FILE\.rb/],
+    [["soak", "--jobs", "solid_queue", "--workload", ENQUEUE, "--threads", "3", SOLID_QUEUE],
+     %r{--threads applies to a Sidekiq worker; Solid Queue's threads are its config/queue\.yml's}],
+    [["soak", "--jobs", "solid_queue", "--workload", ENQUEUE, "--script", SCRIPT], /give --jobs or --script, not both/],
+    [["soak", APP, "--workload", ENQUEUE], /--workload applies to a job worker \(--jobs\)/]
   ].freeze
 
   def setup
