@@ -31,6 +31,7 @@ class ExporterPumaTest < Minitest::Test
       assert_roles(text, master, workers)
       assert_memory_parts(settled_scrape(port) || text, [master] + workers)
       assert_container_on_the_master(text, master)
+      assert_conditions(text, master, workers)
       assert_served_once_on_loopback(port, master)
     end
   end
@@ -165,6 +166,16 @@ class ExporterPumaTest < Minitest::Test
       assert_includes parts.keys, "stacks"
       assert_in_delta rss, parts.values.sum(&:to_i), 0.1 * rss, parts.inspect
     end
+  end
+
+  # Each worker runs Puma's pool of 2 threads (PumaServer's 2:2), the master none; every process may run on the CPUs
+  # this test may; the Ruby is this one.
+  def assert_conditions(text, master, workers)
+    workers.each { |pid| assert_match(/^ruby_puma_pool_threads\{pid="#{pid}",role="worker"\} 2$/, text) }
+    assert_match(/^ruby_puma_pool_threads\{pid="#{master}",role="master"\} 0$/, text)
+    cpus = Mallard::Cpus::Affinity.allowed.size
+    assert_equal 3, text.scan(/^ruby_process_cpus\{pid="\d+",role="\w+"\} #{cpus}$/).size, text
+    assert_includes text, %(ruby_version_info{pid="#{master}",role="master",version="#{RUBY_VERSION}",yjit="false"} 1)
   end
 
   # The tree's memory cgroup, on the master alone: the one /proc/MASTER/cgroup names, its charge and high-water mark.

@@ -21,7 +21,8 @@ class ExpositionTest < Minitest::Test
     memory = Mallard::Probe::MemoryReading.new(rss_kb: 100, pss_kb: 60, uss_kb: 40, swap_kb: 0)
     jemalloc = Detection.new(name: "jemalloc", via: "preloaded", path: "/usr/lib/libjemalloc.so.2")
     [Exposition::Snapshot.new(pid: 10, role: "master", memory: memory, readings: READINGS, allocator: jemalloc,
-                              container: CONTAINER),
+                              container: CONTAINER,
+                              conditions: { cpus: 2, pool_threads: 0, ruby: "3.3.8", yjit: true }),
      Exposition::Snapshot.new(pid: 11, role: "worker", memory: memory, readings: { "gc.count" => 1 },
                               allocator: nil)]
   end
@@ -68,6 +69,16 @@ class ExpositionTest < Minitest::Test
     assert_includes lines, %(ruby_container_memory_bytes{pid="10",role="master",kind="file",#{cgroup}} 92160)
     assert_includes lines, %(ruby_container_oom_kills_total{pid="10",role="master",#{cgroup}} 1)
     assert_equal 4, lines.grep(/\Aruby_container_memory_bytes\{/).size, "current, anon, file, peak: no limit"
+  end
+
+  # What a lab sets against production: the CPUs, Puma's pool threads, the Ruby and YJIT.
+  def test_the_conditions_a_lab_is_set_against
+    lines = Exposition.new(snapshots).render.lines(chomp: true)
+
+    assert_includes lines, 'ruby_process_cpus{pid="10",role="master"} 2'
+    assert_includes lines, 'ruby_puma_pool_threads{pid="10",role="master"} 0'
+    assert_includes lines, 'ruby_version_info{pid="10",role="master",version="3.3.8",yjit="true"} 1'
+    assert_empty lines.grep(/\Aruby_process_cpus\{pid="11"/), "a process whose conditions were not read"
   end
 
   # A reading a process did not give is no sample, never a zero.

@@ -16,8 +16,10 @@ module Mallard
 
       # One process's figures at a scrape: memory from /proc (KiB, Probe::MemoryReading), its own readings
       # (Readings), its allocator as doctor detects it (Allocators::Detection, nil when unreadable), and, for the
-      # tree's root alone, the memory cgroup it sits in (Probe::CgroupMemory#read: KiB; nil elsewhere or unreadable).
-      Snapshot = Struct.new(:pid, :role, :memory, :readings, :allocator, :container, keyword_init: true)
+      # tree's root alone, the memory cgroup it sits in (Probe::CgroupMemory#read: KiB; nil elsewhere or unreadable);
+      # the conditions it runs in, as a lab would set them (ProcessConditions: the CPUs it may run on, Puma's pool
+      # threads in it, its Ruby's version and whether YJIT is on).
+      Snapshot = Struct.new(:pid, :role, :memory, :readings, :allocator, :container, :conditions, keyword_init: true)
 
       # name, type, unit (nil: none), help, and how a snapshot gives its samples: a number, nil (no sample), or
       # [[labels, number], ...].
@@ -68,6 +70,13 @@ module Mallard
         container && container[:oom_kills] && [[{ "cgroup" => container[:path].to_s }, container[:oom_kills]]]
       end
 
+      def self.condition(key) = ->(snapshot) { snapshot.conditions&.fetch(key, nil) }
+
+      def self.ruby(snapshot)
+        conditions = snapshot.conditions
+        conditions && [[{ "version" => conditions[:ruby].to_s, "yjit" => conditions[:yjit].to_s }, 1]]
+      end
+
       def self.allocator(snapshot)
         found = snapshot.allocator
         found && [[{ "allocator" => found.name.to_s, "via" => found.via.to_s, "library" => found.path.to_s }, 1]]
@@ -108,6 +117,13 @@ module Mallard
         Family.new("ruby_container_oom_kills", "counter", nil, "Processes the OOM killer ended in the tree's memory " \
                                                                "cgroup (memory.events oom_kill; v1 oom_control).",
                    method(:container_oom_kills)),
+        Family.new(MetricNames::CPUS, "gauge", nil, "CPUs the process may run on (its affinity: /proc/PID/status " \
+                                                    "Cpus_allowed_list).", condition(:cpus)),
+        Family.new(MetricNames::POOL_THREADS, "gauge", nil, "Threads of Puma's pool in the process (named puma srv " \
+                                                            "tp 001…); 0 outside Puma's workers.",
+                   condition(:pool_threads)),
+        Family.new(MetricNames::RUBY, "info", nil, "The Ruby the process runs: its version, and whether YJIT is on.",
+                   method(:ruby)),
         Family.new("ruby_allocator", "info", nil, "The malloc the process really runs, as `mallard doctor` reads it " \
                                                   "from /proc/PID/maps: allocator, via (preloaded, linked, default) " \
                                                   "and library path.", method(:allocator))

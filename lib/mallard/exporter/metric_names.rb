@@ -11,6 +11,10 @@ module Mallard
       PART_LABEL = "part"
       # The tree's memory cgroup, one series per kind: the label's value and the key of Probe::CgroupMemory#read.
       CONTAINER_MEMORY = "ruby_container_memory_bytes"
+      # The conditions a lab's run is set against (fleet --expect).
+      CPUS = "ruby_process_cpus"
+      POOL_THREADS = "ruby_puma_pool_threads"
+      RUBY = "ruby_version"
       CONTAINER_KINDS = { "current" => :usage_kb, "anon" => :anon_kb, "file" => :file_kb, "peak" => :peak_kb,
                           "limit" => :limit_kb }.freeze
 

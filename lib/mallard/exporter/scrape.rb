@@ -7,6 +7,8 @@ require_relative "../probe/proc_stat"
 require_relative "../probe/process_tree"
 require_relative "../probe/memory_reading"
 require_relative "../probe/cgroup_memory"
+require_relative "../probe/puma_tree"
+require_relative "../cpus/layout"
 require_relative "../allocators/detection"
 require_relative "readings"
 require_relative "exposition"
@@ -53,10 +55,21 @@ module Mallard
         root = pid == @root_pid
         Exposition::Snapshot.new(pid: pid, role: root ? "master" : "worker",
                                  memory: Probe::MemoryReading.of(files), readings: readings,
-                                 allocator: allocator(pid, files), container: (container if root))
+                                 allocator: allocator(pid, files), container: (container if root),
+                                 conditions: conditions(pid, files))
       rescue Error
         nil # gone since the tree was read, or unreadable
       end
+
+      # What a lab sets against production (fleet --expect): the CPUs the process may run on, Puma's pool threads in
+      # it, and the Ruby this exporter runs in (a tree runs one Ruby; YJIT is on or off for all of it).
+      def conditions(pid, files)
+        cpus = files.status["Cpus_allowed_list"]
+        { cpus: cpus && Cpus::Layout.parse_list(cpus).size,
+          pool_threads: Probe::PumaTree.pool_threads(pid, @proc_root), ruby: RUBY_VERSION, yjit: yjit? }
+      end
+
+      def yjit? = !!(defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled?)
 
       # The cgroup is found once (a process does not move), its figures read at every scrape.
       def container
