@@ -203,7 +203,18 @@ class FleetTest < Minitest::Test
                  expected["prediction"].values_at("config", "baseline", "chosen_by")
     assert_equal kept.dig("change", "ci"), expected["observed_ci"]
     assert_equal verdict_of(expected["predicted_ci"], expected["observed_ci"]), expected["verdict"], expected.to_json
+    assert_production_conditions(expected)
     assert_an_aa_split_never_as_predicted(url)
+  end
+
+  # What B's Pumas ran in, as their exporters served it, set against the lab's run: the same Ruby, CPUs and malloc;
+  # the stored comparison was made before runs kept their Puma threads, so those are not set against anything.
+  def assert_production_conditions(expected)
+    cpus = Mallard::Cpus::Affinity.allowed.size
+    assert_equal({ "ruby" => RUBY_VERSION, "yjit" => false, "cpus" => cpus, "threads" => 16, "workers" => nil,
+                   "malloc" => "glibc" }, expected["conditions"])
+    assert_nil expected.dig("prediction", "conditions", "threads")
+    assert_empty expected["differing"]
   end
 
   def assert_an_aa_split_never_as_predicted(url)

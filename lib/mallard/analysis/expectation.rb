@@ -29,8 +29,9 @@ module Mallard
       # @param window_s [Float] the fleet's window
       # @param metric [String] the fleet's (pss, rss, …)
       # @param parts [Hash{String=>Float}] the fleet's ledger parts, B less A, KiB (FleetParts)
+      # @param conditions [Summary::Conditions, nil] what B's processes ran in (FleetConditions)
       # @return [Summary::Expectation]
-      def call(prediction, observed, processes:, window_s:, metric:, parts: {})
+      def call(prediction, observed, processes:, window_s:, metric:, parts: {}, conditions: nil)
         predicted = prediction.ci || (prediction.pct && [prediction.pct, prediction.pct])
         verdict, why, more = judge(predicted, prediction.pct, observed, processes)
         gaps = gaps(prediction.ledger_kb || {}, parts)
@@ -38,7 +39,20 @@ module Mallard
                                  predicted_ci: prediction.ci, observed_pct: observed&.pct, observed_ci: observed&.ci,
                                  more_processes: more, more_process_hours: more && (more * window_s / HOUR).round(1),
                                  metric_note: metric_note(prediction.metric, metric), prediction: prediction,
-                                 parts: gaps, differing_part: (differing(gaps) if DISAGREE.include?(verdict)))
+                                 parts: gaps, differing_part: (differing(gaps) if DISAGREE.include?(verdict)),
+                                 conditions: conditions, differing: unlike(prediction.conditions, conditions))
+      end
+
+      # The conditions both sides know and differ in.
+      def unlike(lab, production)
+        return [] unless lab && production
+
+        Summary::Conditions.members.filter_map do |name|
+          mine = lab[name]
+          theirs = production[name]
+          Summary::ConditionGap.new(name: name.to_s, lab: mine, production: theirs) unless
+            mine.nil? || theirs.nil? || mine == theirs
+        end
       end
 
       # Every part either side has, in the ledger's order where the fleet gave it.
@@ -98,8 +112,8 @@ module Mallard
         "the lab compared #{lab}, the fleet #{fleet}"
       end
 
-      private_class_method :gaps, :differing, :judge, :overlap?, :holds_zero?, :apart, :more_to_tell, :fleet_sizes,
-                           :fewest_more, :metric_note
+      private_class_method :unlike, :gaps, :differing, :judge, :overlap?, :holds_zero?, :apart, :more_to_tell,
+                           :fleet_sizes, :fewest_more, :metric_note
     end
   end
 end

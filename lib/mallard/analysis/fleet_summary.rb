@@ -56,7 +56,8 @@ module Mallard
 
         Expectation.call(prediction, change, processes: processes, window_s: options["since_s"].to_f,
                                              metric: options["metric"],
-                                             parts: FleetParts.call(run.parts || {}, step: options["step_s"].to_f))
+                                             parts: FleetParts.call(run.parts || {}, step: options["step_s"].to_f),
+                                             conditions: FleetConditions.call(run.conditions))
       end
 
       def window(options)

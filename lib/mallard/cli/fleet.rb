@@ -57,7 +57,7 @@ module Mallard
         raise UsageError, "--expect #{text}: #{run} is a #{opened.kind.name} run, not a comparison" unless
           opened.kind.name == "compare"
 
-        Analysis::Prediction.call(opened.summary, config: config, run: run)
+        Analysis::Prediction.call(opened.summary, config: config, run: run, meta: opened.run.meta)
       rescue NotFound => e
         raise UsageError, "--expect #{text}: #{e.message}"
       end

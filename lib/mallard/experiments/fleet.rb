@@ -27,7 +27,7 @@ module Mallard
         api = Probe::PrometheusApi.new(@options[:prometheus])
         @shown = api.display
         sides = %w[a b].to_h { |key| [key, fetch(api, key, @options[key.to_sym], window)] }
-        sides["parts"] = parts(api, window) if @options[:expect]
+        sides.merge!("parts" => parts(api, window), "conditions" => conditions(api, window)) if @options[:expect]
         directory = Run::Directory.create(command: "fleet", out: @options[:out])
         directory.write_json("meta.json", meta(window))
         directory.write_json("series.json", sides)
@@ -63,6 +63,14 @@ module Mallard
                      "result" => api.query_range(query, start: window[:start], finish: window[:end],
                                                         step: window[:step_s]) }]
           end]
+        end
+      end
+
+      # --expect: what B's processes run in, as their exporter serves it (their CPUs, Puma's pool, Ruby, malloc).
+      def conditions(api, window)
+        Probe::FleetQuery.conditions(@options[:b]).transform_values do |query|
+          { "query" => query,
+            "result" => api.query_range(query, start: window[:start], finish: window[:end], step: window[:step_s]) }
         end
       end
 

@@ -22,6 +22,9 @@ module Mallard
                   "uss" => NAMES.process_memory("uss"), "malloc" => NAMES::MALLOC_IN_USE }
                 .merge(PARTS.transform_values { |part| %(#{NAMES::MEMORY_PART}{#{NAMES::PART_LABEL}="#{part}"}) })
                 .freeze
+      # What production ran in, for fleet --expect: the exporter's condition families (Summary::Conditions' members).
+      CONDITIONS = { "cpus" => NAMES::CPUS, "threads" => NAMES::POOL_THREADS, "ruby" => "#{NAMES::RUBY}_info",
+                     "malloc" => "ruby_allocator_info" }.freeze
       MATCHER = /\A\s*[a-zA-Z_][a-zA-Z0-9_]*\s*(=~|!~|!=|=)\s*"(?:[^"\\]|\\.)*"\s*\z/
       # Prometheus refuses a range query of more than 11,000 points per series.
       MAX_POINTS = 1_000
@@ -33,7 +36,13 @@ module Mallard
       # @param metric [String] a key of METRICS
       # @return [String] the query
       # @raise [UsageError]
-      def call(metric, selector)
+      def call(metric, selector) = series(METRICS.fetch(metric), selector)
+
+      # The condition families' queries under the selector, by Summary::Conditions' member.
+      # @return [Hash{String=>String}]
+      def conditions(selector) = CONDITIONS.transform_values { |family| series(family, selector) }
+
+      def series(family, selector)
         inside = selector.to_s.strip.delete_prefix("{").delete_suffix("}")
         matchers = inside.scan(/(?:[^,"]|"(?:[^"\\]|\\.)*")+/)
         if matchers.empty? || !matchers.all? { |matcher| matcher.match?(MATCHER) }
@@ -41,7 +50,7 @@ module Mallard
                             "'{job=\"app\",role=\"worker\"}'"
         end
 
-        name, fixed = METRICS.fetch(metric).delete_suffix("}").split("{", 2)
+        name, fixed = family.delete_suffix("}").split("{", 2)
         "#{name}{#{[fixed, *matchers.map(&:strip)].compact.join(',')}}"
       end
 

@@ -14,7 +14,12 @@ module Mallard
         raw = directory.read_json("series.json") || {}
         FleetRun.new(path: directory.path, meta: Meta.from_h(directory.read_json("meta.json")) || Meta.new,
                      a: side("A", raw["a"]), b: side("B", raw["b"]), parts: parts(raw["parts"] || {}),
+                     conditions: conditions(raw["conditions"] || {}),
                      summary: Summary::Fleet.from_h(directory.read_json("summary.json")))
+      end
+
+      def conditions(raw)
+        raw.transform_values { |one| Array(one["result"]).map { |found| series(found) } }
       end
 
       def parts(raw)
@@ -35,7 +40,7 @@ module Mallard
         FleetSeries.new(labels: (one["metric"] || {}).except("__name__"), points: points)
       end
 
-      private_class_method :parts, :side, :series
+      private_class_method :conditions, :parts, :side, :series
     end
   end
 end

@@ -13,8 +13,9 @@ module Mallard
 
     # A fleet run's directory, read once: meta.json (the question: Prometheus, selectors, window, metric),
     # series.json (Prometheus's answers, raw), summary.json. parts: with --expect, each memory ledger part's two sides
-    # (Hash{part name => [FleetSide A, FleetSide B]}; empty without).
-    FleetRun = Struct.new(:path, :meta, :a, :b, :summary, :parts, keyword_init: true) do
+    # (Hash{part name => [FleetSide A, FleetSide B]}; empty without); conditions: B's, by Summary::Conditions' member
+    # (Hash{String => [FleetSeries]}; empty without --expect).
+    FleetRun = Struct.new(:path, :meta, :a, :b, :summary, :parts, :conditions, keyword_init: true) do
       def options = meta.options || {}
     end
   end

@@ -7,12 +7,14 @@ require_relative "../cpus/layout"
 
 module Mallard
   module Run
-    # What a run measured: its kind and a description, and the URL when it served HTTP.
-    TargetInfo = Value.define(:kind, :description, :url)
+    # What a run measured: its kind and a description, the URL when it served HTTP, and, for an app mallard served
+    # with Puma, its pool threads and workers (nil elsewhere, and in runs made before they were kept).
+    TargetInfo = Value.define(:kind, :description, :url, :threads, :workers)
 
     class TargetInfo
       def self.of(target)
-        new(kind: target.kind, description: target.describe, url: target.url)
+        counts = target.respond_to?(:shape_counts) ? target.shape_counts : {}
+        new(kind: target.kind, description: target.describe, url: target.url, **counts)
       end
 
       # A job worker's work is jobs, not requests.

@@ -4,13 +4,24 @@ require_relative "../value"
 
 module Mallard
   module Summary
+    # What processes ran in, as a lab and production can both say it: the Ruby's version and whether YJIT was on, the
+    # CPUs a process may run on, Puma's pool threads in a worker and the workers in a tree, and the malloc (glibc,
+    # jemalloc…). Any of them nil where it was not recorded (an older run) or not served (an exporter without it).
+    Conditions = Value.define(:ruby, :yjit, :cpus, :threads, :workers, :malloc)
+
+    # One condition the lab's run and production's processes differ in: its name (a member of Conditions) and each
+    # side's value.
+    ConditionGap = Value.define(:name, :lab, :production)
+
     # What a comparison predicted for one configuration, kept in a fleet run's meta.json so the run stands on its own
     # (Analysis::Prediction): the compare run it came from, the configuration and its baseline, the comparison's
     # metric (steady_pss_kb or steady_rss_kb) and the change of that metric against the baseline, % with its 95%
     # interval (nil: the comparison had none) and its one-word finding; chosen_by: "recommendation" (the comparison's
-    # winner) or "given" (--expect RUN:CONFIG). ledger_kb: the memory ledger's parts, the configuration's less the
+    # winner) or "given" (--expect RUN:CONFIG). conditions: what the configuration ran in, in the lab (Conditions).
+    # ledger_kb: the memory ledger's parts, the configuration's less the
     # baseline's (KiB a process, by part name; nil where the comparison kept no ledger for either).
-    Prediction = Value.define(:run, :config, :baseline, :metric, :pct, :ci, :finding, :chosen_by, :ledger_kb)
+    Prediction = Value.define(:run, :config, :baseline, :metric, :pct, :ci, :finding, :chosen_by, :ledger_kb,
+                              conditions: Conditions)
 
     # One memory ledger part, lab against production: the change the comparison predicted (nil: no ledger there) and
     # the one the fleet shows, B less A, KiB a process; gap_kb the second less the first.
@@ -22,10 +33,12 @@ module Mallard
     # (the lab's change had no interval and no estimate); more_processes: about how many more processes, half on each
     # side, would narrow the observed interval enough to decide (nil where it cannot be said), and
     # more_process_hours: those over the fleet's window. metric_note: the lab's metric differs from the fleet's.
-    # parts: each ledger part, predicted against observed; differing_part: where the fleet disagrees, the part whose
-    # change is furthest from the prediction (nil where they agree, or the lab kept no ledger).
+    # conditions: production's (Conditions, from the exporter), and differing: those where lab and production are
+    # known to differ. parts: each ledger part, predicted against observed; differing_part: where the fleet disagrees,
+    # the part whose change is furthest from the prediction (nil where they agree, or the lab kept no ledger).
     Expectation = Value.define(:verdict, :why, :predicted_pct, :predicted_ci, :observed_pct, :observed_ci,
                                :more_processes, :more_process_hours, :metric_note, :differing_part,
-                               prediction: Prediction, parts: [PartGap])
+                               prediction: Prediction, conditions: Conditions, parts: [PartGap],
+                               differing: [ConditionGap])
   end
 end

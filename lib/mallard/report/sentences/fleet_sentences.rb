@@ -27,7 +27,7 @@ module Mallard
         "#{VERDICTS.fetch(expected.verdict)}: B against A #{observed(expected)}; the lab predicted " \
           "#{Words.change(expected.predicted_pct, expected.predicted_ci)} for #{prediction.config} against " \
           "#{prediction.baseline} (#{Text.printable(prediction.run)}, #{chosen(prediction)})." \
-          "#{undecided(expected)}#{differing(expected)}#{metric_note(expected)}"
+          "#{undecided(expected)}#{differing(expected)}#{unlike(expected.differing)}#{metric_note(expected)}"
       end
 
       # How the interval was computed and the band a difference must clear.
@@ -83,6 +83,25 @@ module Mallard
         return "" unless expected.verdict.end_with?("than_predicted") && expected.prediction.ledger_kb.nil?
 
         " The comparison kept no memory ledger to set the fleet's parts against."
+      end
+
+      CONDITIONS = { "ruby" => "Ruby", "yjit" => "YJIT", "cpus" => "CPUs a process may use",
+                     "threads" => "Puma's pool threads", "workers" => "workers", "malloc" => "malloc" }.freeze
+      private_constant :CONDITIONS
+
+      # " Lab and production differ in Puma's pool threads (8 in the lab, 16 in production)."
+      def unlike(gaps)
+        return "" if gaps.empty?
+
+        said = gaps.map do |gap|
+          "#{CONDITIONS.fetch(gap.name, gap.name)} (#{condition(gap.lab)} in the lab, #{condition(gap.production)} " \
+            "in production)"
+        end
+        " Lab and production differ in #{said.join(', ')}."
+      end
+
+      def condition(value)
+        { true => "on", false => "off" }.fetch(value) { Text.printable(value.to_s) }
       end
 
       def signed_mib(kb) = format("%+.1f MiB", kb / 1024.0)

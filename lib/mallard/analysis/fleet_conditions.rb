@@ -1,0 +1,34 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Analysis
+    # What a fleet's processes ran in, from the exporter's condition series (fleet --expect fetches them for B): each
+    # series' last point, as a process is now. The CPUs and Puma's pool threads are the median over the processes
+    # (the pool's over the processes that run one: a master runs none); the Ruby, YJIT and the malloc the label most
+    # of them carry. Workers per tree are not served by the exporter, so they stay unknown. Pure.
+    module FleetConditions
+      module_function
+
+      # @param conditions [Hash{String=>Array<Run::FleetSeries>}] Run::FleetRun#conditions
+      # @return [Summary::Conditions, nil] nil without any
+      def call(conditions)
+        return if conditions.nil? || conditions.empty?
+
+        yjit = most(conditions["ruby"], "yjit")
+        Summary::Conditions.new(cpus: level(conditions["cpus"]), threads: level(conditions["threads"], &:positive?),
+                                ruby: most(conditions["ruby"], "version"), yjit: yjit && yjit == "true",
+                                malloc: most(conditions["malloc"], "allocator"))
+      end
+
+      def level(series, &keep)
+        values = Array(series).filter_map { |one| one.points.last&.last }
+        values = values.select(&keep) if keep
+        Statistics.median(values)&.round
+      end
+
+      def most(series, label) = Array(series).filter_map { |one| one.labels[label] }.tally.max_by(&:last)&.first
+
+      private_class_method :level, :most
+    end
+  end
+end

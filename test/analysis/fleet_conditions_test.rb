@@ -1,0 +1,54 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# What a fleet's processes ran in, from the exporter's condition series, and what the lab's comparison ran in: set
+# against each other where both know them.
+class FleetConditionsTest < Minitest::Test
+  Series = Mallard::Run::FleetSeries
+  RUBY = { "version" => "3.3.8", "yjit" => "true" }.freeze
+
+  def test_production_is_each_series_last_point_the_median_and_the_most_common_label
+    conditions = Mallard::Analysis::FleetConditions.call(
+      "cpus" => [series({}, 2, 4), series({}, 4, 4), series({}, 4, 2)],
+      "threads" => [series({ "role" => "master" }, 0), series({}, 16), series({}, 16)],
+      "ruby" => [series(RUBY, 1), series(RUBY, 1), series({ "version" => "3.3.7", "yjit" => "false" }, 1)],
+      "malloc" => [series({ "allocator" => "jemalloc" }, 1)]
+    )
+
+    assert_equal({ ruby: "3.3.8", yjit: true, cpus: 4, threads: 16, workers: nil, malloc: "jemalloc" }, conditions.to_h)
+    assert_nil Mallard::Analysis::FleetConditions.call({})
+  end
+
+  # The stored comparison of the demo app, made before runs kept their Puma counts: its Ruby, CPUs and the
+  # recommendation's malloc are known, its threads are not.
+  def test_the_labs_conditions_come_from_the_comparison_and_its_row
+    opened = Mallard::RunKind.open(File.expand_path("../fixtures/runs/compare", __dir__))
+    prediction = Mallard::Analysis::Prediction.call(opened.summary, config: nil, run: "compare", meta: opened.run.meta)
+
+    assert_equal({ ruby: "3.1.2", yjit: nil, cpus: 2, threads: nil, workers: nil, malloc: "glibc" },
+                 prediction.conditions.to_h)
+  end
+
+  def test_only_conditions_both_sides_know_and_differ_in_are_said
+    lab = Mallard::Summary::Conditions.new(ruby: "3.3.8", cpus: 2, threads: 8, malloc: "glibc")
+    production = Mallard::Summary::Conditions.new(ruby: "3.3.8", cpus: 4, threads: 16, workers: 4, malloc: "glibc")
+    prediction = Mallard::Summary::Prediction.new(pct: -20.0, ci: [-25.0, -15.0], conditions: lab)
+    change = Mallard::Summary::Change.new(pct: -21.0, ci: [-23.0, -19.0])
+    expected = Mallard::Analysis::Expectation.call(prediction, change, processes: [8, 8], window_s: 60, metric: "pss",
+                                                                       conditions: production)
+
+    gaps = expected.differing.map { |gap| gap.to_h.values }
+    said = Mallard::Report::FleetSentences.new(Mallard::Summary::Fleet.new(expectation: expected)).expectation
+
+    assert_equal [["cpus", 2, 4], ["threads", 8, 16]], gaps
+    assert_includes said, " Lab and production differ in CPUs a process may use (2 in the lab, 4 in production), " \
+                          "Puma's pool threads (8 in the lab, 16 in production)."
+  end
+
+  private
+
+  def series(labels, *values)
+    Series.new(labels: labels, points: values.each_with_index.map { |value, i| [1000.0 + i, value.to_f] })
+  end
+end
