@@ -10,13 +10,14 @@ class FleetConditionsTest < Minitest::Test
 
   def test_production_is_each_series_last_point_the_median_and_the_most_common_label
     conditions = Mallard::Analysis::FleetConditions.call(
-      "cpus" => [series({}, 2, 4), series({}, 4, 4), series({}, 4, 2)],
+      "cpus" => [series({ "role" => "master" }, 2, 4), series({ "role" => "worker" }, 4, 4),
+                 series({ "role" => "worker" }, 4, 2)],
       "threads" => [series({ "role" => "master" }, 0), series({}, 16), series({}, 16)],
       "ruby" => [series(RUBY, 1), series(RUBY, 1), series({ "version" => "3.3.7", "yjit" => "false" }, 1)],
       "malloc" => [series({ "allocator" => "jemalloc" }, 1)]
     )
 
-    assert_equal({ ruby: "3.3.8", yjit: true, cpus: 4, threads: 16, workers: nil, malloc: "jemalloc" }, conditions.to_h)
+    assert_equal({ ruby: "3.3.8", yjit: true, cpus: 4, threads: 16, workers: 2, malloc: "jemalloc" }, conditions.to_h)
     assert_nil Mallard::Analysis::FleetConditions.call({})
   end
 

@@ -207,11 +207,12 @@ class FleetTest < Minitest::Test
     assert_an_aa_split_never_as_predicted(url)
   end
 
-  # What B's Pumas ran in, as their exporters served it, set against the lab's run: the same Ruby, CPUs and malloc;
-  # the stored comparison was made before runs kept their Puma threads, so those are not set against anything.
+  # What B's Pumas ran in, as their exporters served it (single processes: no workers), set against the lab's run: the
+  # same Ruby, CPUs and malloc; the stored comparison was made before runs kept their Puma counts, so those are not
+  # set against anything.
   def assert_production_conditions(expected)
     cpus = Mallard::Cpus::Affinity.allowed.size
-    assert_equal({ "ruby" => RUBY_VERSION, "yjit" => false, "cpus" => cpus, "threads" => 16, "workers" => nil,
+    assert_equal({ "ruby" => RUBY_VERSION, "yjit" => false, "cpus" => cpus, "threads" => 16, "workers" => 0,
                    "malloc" => "glibc" }, expected["conditions"])
     assert_nil expected.dig("prediction", "conditions", "threads")
     assert_empty expected["differing"]

@@ -5,7 +5,8 @@ module Mallard
     # What a fleet's processes ran in, from the exporter's condition series (fleet --expect fetches them for B): each
     # series' last point, as a process is now. The CPUs and Puma's pool threads are the median over the processes
     # (the pool's over the processes that run one: a master runs none); the Ruby, YJIT and the malloc the label most
-    # of them carry. Workers per tree are not served by the exporter, so they stay unknown. Pure.
+    # of them carry; the workers per tree, the processes the exporter labels workers over those it labels masters (a
+    # master serves every process of its tree; nil where the selector holds no master). Pure.
     module FleetConditions
       module_function
 
@@ -17,7 +18,13 @@ module Mallard
         yjit = most(conditions["ruby"], "yjit")
         Summary::Conditions.new(cpus: level(conditions["cpus"]), threads: level(conditions["threads"], &:positive?),
                                 ruby: most(conditions["ruby"], "version"), yjit: yjit && yjit == "true",
-                                malloc: most(conditions["malloc"], "allocator"))
+                                malloc: most(conditions["malloc"], "allocator"), workers: workers(conditions["cpus"]))
+      end
+
+      def workers(series)
+        roles = Array(series).map { |one| one.labels["role"] }.tally
+        masters = roles["master"].to_i
+        (roles["worker"].to_f / masters).round if masters.positive?
       end
 
       def level(series, &keep)
@@ -28,7 +35,7 @@ module Mallard
 
       def most(series, label) = Array(series).filter_map { |one| one.labels[label] }.tally.max_by(&:last)&.first
 
-      private_class_method :level, :most
+      private_class_method :workers, :level, :most
     end
   end
 end

@@ -57,7 +57,7 @@ module Mallard
         ruby = row&.ruby || {}
         Summary::Conditions.new(ruby: ruby["version"] || ruby_version(meta), yjit: yjit(row&.yjit),
                                 cpus: compare.cpu_layout&.subject&.size || meta.cpus,
-                                **counts(row&.shape, compare.target),
+                                **counts(row&.shape, meta.puma || {}),
                                 malloc: ruby["allocator_linked"] || malloc(row&.allocator))
       end
 
@@ -67,9 +67,9 @@ module Mallard
       def yjit(mode) = mode && mode != "off"
 
       # A shape's workers and threads, else what the comparison's target was served with (nil in older runs).
-      def counts(label, target)
+      def counts(label, puma)
         shape = label && PumaShape.parse(label)
-        { threads: shape&.threads || target&.threads, workers: shape&.workers || target&.workers }
+        { threads: shape&.threads || puma["threads"], workers: shape&.workers || puma["workers"] }
       end
 
       def malloc(name)

@@ -7,14 +7,12 @@ require_relative "../cpus/layout"
 
 module Mallard
   module Run
-    # What a run measured: its kind and a description, the URL when it served HTTP, and, for an app mallard served
-    # with Puma, its pool threads and workers (nil elsewhere, and in runs made before they were kept).
-    TargetInfo = Value.define(:kind, :description, :url, :threads, :workers)
+    # What a run measured: its kind and a description, and the URL when it served HTTP.
+    TargetInfo = Value.define(:kind, :description, :url)
 
     class TargetInfo
       def self.of(target)
-        counts = target.respond_to?(:shape_counts) ? target.shape_counts : {}
-        new(kind: target.kind, description: target.describe, url: target.url, **counts)
+        new(kind: target.kind, description: target.describe, url: target.url)
       end
 
       # A job worker's work is jobs, not requests.
@@ -27,8 +25,10 @@ module Mallard
     # was given (not those it had narrowed itself to while the load ran); cpu_layout says which the subject and the
     # load ran on (Cpus::Layout).
     # subject_ruby: the app's Ruby (Target::SubjectRuby#to_h), with YJIT as the app saw it (Analysis::RubyFigures).
+    # puma: for an app mallard served with Puma, its pool threads and workers ({"threads", "workers"}; nil elsewhere,
+    # across shapes, and in runs made before it was kept).
     Meta = Value.define(:schema_version, :command, :argv, :mallard_version, :ruby, :kernel, :cpus, :options,
-                        :subject_pid, :configs, :repeat, :until_resolved, :budget_s, :subject_ruby, :rubies,
+                        :subject_pid, :configs, :repeat, :until_resolved, :budget_s, :subject_ruby, :rubies, :puma,
                         target: TargetInfo,
                         phases: Phases,
                         cpu_layout: Cpus::Layout)
@@ -39,7 +39,8 @@ module Mallard
         new(schema_version: Directory::SCHEMA_VERSION, command: command, argv: Text.scrub_all(argv),
             mallard_version: VERSION, ruby: RUBY_DESCRIPTION, kernel: "#{Etc.uname[:sysname]} #{Etc.uname[:release]}",
             cpus: extra[:cpu_layout]&.available&.size || Etc.nprocessors, target: TargetInfo.of(target),
-            options: Text.scrub_all(options.to_h), subject_pid: subject_pid, phases: phases, **extra)
+            options: Text.scrub_all(options.to_h), subject_pid: subject_pid, phases: phases,
+            puma: target.respond_to?(:shape_counts) ? target.shape_counts : nil, **extra)
       end
     end
   end

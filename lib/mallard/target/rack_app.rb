@@ -77,9 +77,9 @@ module Mallard
       # The rackup Puma loads is mallard's to write: a line after the app's config.ru runs once the app has booted.
       def after_boot? = true
 
-      # Puma's pool threads and workers, as a run's meta.json keeps them (Run::TargetInfo); none across shapes, whose
+      # Puma's pool threads and workers, as a run's meta.json keeps them (Run::Meta#puma); nil across shapes, whose
       # rows each have their own.
-      def shape_counts = @shapes ? {} : { threads: @threads, workers: @workers }
+      def shape_counts = (@shapes ? nil : { "threads" => @threads, "workers" => @workers })
 
       # Scrubbed: stored in meta.json and summaries, while @dir keeps its bytes to run the app in.
       def describe
