@@ -17,6 +17,7 @@ require_relative "cli/boot"
 require_relative "cli/heap"
 require_relative "cli/fleet"
 require_relative "cli/plan"
+require_relative "cli/budget"
 
 module Mallard
   # The command line. #run returns an exit status and never calls exit, so tests and other
@@ -25,7 +26,7 @@ module Mallard
     COMMANDS = { "doctor" => CLI::Doctor, "boot" => CLI::Boot, "soak" => CLI::Soak, "gc" => CLI::Gc,
                  "compare" => CLI::Compare, "demo" => CLI::Demo, "report" => CLI::ReportCommand,
                  "diff" => CLI::Diff, "heap" => CLI::Heap, "fleet" => CLI::Fleet,
-                 "plan" => CLI::Plan }.freeze
+                 "plan" => CLI::Plan, "budget" => CLI::Budget }.freeze
     USAGE = <<~TEXT
       Usage: mallard COMMAND [options]
 
@@ -42,6 +43,8 @@ module Mallard
                                      the same soak under each memory configuration: which to deploy
         plan DIR --memory-limit SIZE --rate N
                                      how many Puma workers fit a memory limit: predicted, then run and checked
+        budget [APP] [--update] [--repeat N]
+                                     a memory budget for CI: each figure gated on its interval against the baseline
         demo                         compare on the bundled example app (3 to 5 minutes;
                                      --sidekiq: the bundled job worker)
         report RUN_DIR [--json] [--html FILE]
