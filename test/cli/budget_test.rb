@@ -25,7 +25,7 @@ class BudgetCommandTest < Minitest::Test
     {
       ["--file", @file, "--repeat", "0"] => /--repeat must be between 1 and 20, not 0/,
       ["--file", @file, "--max-increase", "-1"] => /--max-increase must be a positive %/,
-      ["--file", @file, "--path", "/rows"] => /drop --path/,
+      ["--file", @file, "--path", "/rows"] => /drop --path and --paths/,
       ["--file", File.join(@dir, "none.json")] => /cannot read the budget file .*make one with --update/,
       ["--file", APP] => /cannot read the budget file/,
       ["--file", @file, "--script", "x.rb"] => /give --script FILE or an app directory, not both/

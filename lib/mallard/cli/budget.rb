@@ -77,8 +77,9 @@ module Mallard
       def budget
         @cli[:file] ||= File.join(@app, Run::BudgetFile::NAME)
         exists = File.exist?(@cli[:file])
-        if exists && @measure.given?("--path")
-          raise UsageError, "the budget file's entries say which paths are loaded: drop --path (or edit #{@cli[:file]})"
+        if exists && (@measure.given?("--path") || @measure.given?("--paths"))
+          raise UsageError, "the budget file's entries say which paths are loaded: drop --path and --paths (or edit " \
+                            "#{@cli[:file]})"
         end
         return Run::BudgetFile.read(@cli[:file]) if exists || !@cli[:update]
 
