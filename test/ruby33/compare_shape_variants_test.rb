@@ -31,8 +31,9 @@ class Ruby33CompareShapeVariantsTest < Minitest::Test
     super
   end
 
-  # 20 requests before a refork, at 30 a second for 8 s: Puma reforks at a worker's first check-in past 20 (every 5 s),
-  # Pitchfork as soon as a worker has served them. A refork ends the old workers' keep-alive connections, which the
+  # 20 requests before a refork, at 30 a second for 8 s: Puma reforks at a worker's first check-in past 20 (every 5 s,
+  # so up to 6.3 s into the load: a 6 s run once ended before its refork), Pitchfork as soon as a worker has served
+  # them. A refork ends the old workers' keep-alive connections, which the
   # load counts as failed requests (a dozen of some 240 on Puma 8), so errors are allowed up to 10%.
   def test_refork_warmup_and_pitchfork_rows_are_the_trees_they_ask_for
     summary = compare
