@@ -57,11 +57,23 @@ class BudgetIntegrationTest < Minitest::Test
     assert_match(%r{Over budget: steady memory \(summed PSS\) of / rose \+\d+\.\d% \(\+\d+\.\d … \+\d+\.\d\)}, out)
     assert_includes out, "mallard heap #{@app} --path /"
     assert_includes out, "mallard budget #{@app} --update`, then commit #{@file}"
-    stored = JSON.parse(mallard("report", "--json", File.join(@tmp, "cached")).first)
+    stored = report("cached")
     over = stored["entries"].first["figures"].select { |figure| figure["verdict"] == "over" }
     assert_includes over.map { |figure| figure["name"] }, "steady_pss_kb"
     assert(over.all? { |figure| figure["change"]["ci"].first > figure["max_increase_pct"] })
+    assert_recomputed(stored)
   end
+
+  # The budget summarised again from its directory (its copy of the budget, its soaks) gives the same figures.
+  def assert_recomputed(stored)
+    FileUtils.cp_r(File.join(@tmp, "cached"), File.join(@tmp, "copy"))
+    FileUtils.rm(File.join(@tmp, "copy", "summary.json"))
+    again = report("copy")
+    assert_equal(*[stored, again].map { |summary| summary["entries"].first["figures"] })
+    assert_equal %w[complete over], again.values_at("status", "verdict")
+  end
+
+  def report(name) = JSON.parse(mallard("report", "--json", File.join(@tmp, name)).first)
 
   # @return [Hash] the budget's JSON summary, after a run that exited 0
   def budget(name, *args)

@@ -26,6 +26,14 @@ class BudgetFileTest < Minitest::Test
     assert(budget.entries.all? { |entry| entry.figures.values.all? { |guard| guard["baseline"].empty? } })
   end
 
+  def test_each_figure_has_its_own_allowance_unless_one_is_given
+    mine = File_.fresh(["/"], nil, NAMES).entries.first.figures
+    given = File_.fresh(["/"], 3.0, NAMES).entries.first.figures
+
+    assert_equal([10.0, 5.0, 5.0], NAMES.map { |name| mine[name]["max_increase_pct"] })
+    assert_equal([3.0] * 3, NAMES.map { |name| given[name]["max_increase_pct"] })
+  end
+
   def test_written_with_baselines_it_reads_back_keeping_each_allowance
     figures = { "steady_pss_kb" => {}, "allocations_per_request" => { "baseline" => [38] },
                 "live_slots" => { "max_increase_pct" => 2.5 } }
@@ -33,7 +41,7 @@ class BudgetFileTest < Minitest::Test
     budget.with_baselines("/" => { "steady_pss_kb" => [3, 4, 5], "live_slots" => [9, 9] }).write(@path)
     read = File_.read(@path).entries.first.figures
 
-    assert_equal({ "max_increase_pct" => 5.0, "baseline" => [3, 4, 5] }, read["steady_pss_kb"])
+    assert_equal({ "max_increase_pct" => 10.0, "baseline" => [3, 4, 5] }, read["steady_pss_kb"], "its own default")
     assert_equal({ "max_increase_pct" => 2.5, "baseline" => [9, 9] }, read["live_slots"])
     assert_equal [38], read["allocations_per_request"]["baseline"], "a figure not measured keeps its baseline"
     assert_equal ["/"], File_.read(@path).entries.first.paths, "an entry without paths loads its name"

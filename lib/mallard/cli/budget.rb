@@ -40,7 +40,7 @@ module Mallard
       private
 
       def defaults
-        { json: false, repeat: 3, update: false, allowance: Run::BudgetFile::DEFAULT_ALLOWANCE_PCT }
+        { json: false, repeat: 3, update: false }
       end
 
       def measure(target, budget, run_dir, argv)
@@ -70,7 +70,7 @@ module Mallard
         raise UsageError, "--repeat must be between 1 and #{MAX_REPEAT}, not #{@cli[:repeat]}" \
           unless @cli[:repeat].between?(1, MAX_REPEAT)
         raise UsageError, "--max-increase must be a positive %, not #{@cli[:allowance]}" \
-          unless @cli[:allowance].positive?
+          unless @cli[:allowance].nil? || @cli[:allowance].positive?
       end
 
       # The budget file as committed; a first --update makes one, an entry per --path (default /).
@@ -104,10 +104,15 @@ module Mallard
         opts.on("--update", "measure and rewrite the file's baselines (on the main branch; commit the file)") do
           @cli[:update] = true
         end
-        opts.on("--max-increase PCT", Float, "a new file's allowance per figure, in % (default " \
-                                             "#{format('%g', Run::BudgetFile::DEFAULT_ALLOWANCE_PCT)})") do |v|
+        opts.on("--max-increase PCT", Float, "a new file's allowance for every figure, in % (default: " \
+                                             "#{allowances})") do |v|
           @cli[:allowance] = v
         end
+      end
+
+      def allowances
+        Analysis::BudgetFigures::NAMES.map { |name| "#{name} #{format('%g', Run::BudgetFile.allowance(name))}" }
+                                      .join(", ")
       end
 
       def reporter
