@@ -33,6 +33,7 @@ class FleetTest < Minitest::Test
         assert_aa_no_different(fleet(url, '{job="glibc",half="1"}', '{job="glibc",half="2"}'))
         assert_fail_over_gates(url)
         assert_the_labs_prediction_checked(url)
+        assert_compare_set_like_production(url)
         assert_too_few_has_no_verdict(url)
         assert_empty_selector_is_unavailable(url)
         assert_report_shows_the_stored_run(lower)
@@ -216,6 +217,20 @@ class FleetTest < Minitest::Test
                    "malloc" => "glibc" }, expected["conditions"])
     assert_nil expected.dig("prediction", "conditions", "threads")
     assert_empty expected["differing"]
+  end
+
+  # compare --like reads the glibc Pumas' conditions from Prometheus and runs the lab as they run: their 16 pool threads
+  # in a single process (no workers); the CPUs are the lab's own already. The run's own meta.json says what it ran.
+  def assert_compare_set_like_production(url)
+    out, err, status = mallard("compare", DEMO, "--like", '{job="glibc"}', "--prometheus", url, "--allocators", "glibc",
+                               "--repeat", "1", "--duration", "2", "--json", "--out", File.join(@dir, "like"))
+    assert_includes [0, 65], status.exitstatus, err # 65: its one run spoilt by a busy machine, still a run as set
+    like = JSON.parse(out)["like"]
+
+    assert_equal({ "threads" => 16, "workers" => 0 }, like["applied"])
+    assert_equal 16, like.dig("production", "threads")
+    ran = Dir.glob(File.join(@dir, "like", "*", "meta.json")).map { |meta| JSON.parse(File.read(meta))["puma"] }
+    assert_equal [{ "threads" => 16, "workers" => 0 }], ran.uniq
   end
 
   def assert_an_aa_split_never_as_predicted(url)

@@ -122,6 +122,19 @@ class SameSentencesTest < Minitest::Test
     assert_same_sentences(summary, stored_meta("compare"), at_least: 5)
   end
 
+  # compare --like: what the lab took of production's conditions and what it still differs in, in both views.
+  def test_a_comparison_set_like_production_says_so_in_both_views
+    summary = Mallard::Summary::Compare.from_h(stored("compare/summary.json")).with(like: Mallard::Summary::Like.new(
+      prometheus: "http://127.0.0.1:9090", selector: '{job="web"}', applied: { "threads" => 16, "cpus" => 2 },
+      differing: [Mallard::Summary::ConditionGap.new(name: "ruby", lab: "3.1.2", production: "3.3.8")]
+    ))
+
+    assert_equal "Set as production runs ({job=\"web\"} at http://127.0.0.1:9090, from its exporter): Puma's pool " \
+                 "threads 16, CPUs a process may use 2. Still unlike production in Ruby (3.1.2 in the lab, 3.3.8 in " \
+                 "production).", Mallard::Report::CompareSentences.new(summary).like
+    assert_same_sentences(summary, stored_meta("compare"), at_least: 3)
+  end
+
   # Trees of several processes in parts, and the refork row's shared memory against the plain one's, in both views.
   def test_a_comparisons_trees_in_parts_read_the_same_in_both_views
     refork = tree_row("glibc/2x5-refork", 60_000)

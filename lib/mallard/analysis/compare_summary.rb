@@ -18,7 +18,7 @@ module Mallard
       # @param instrumented_lost [String, nil] why a run with the agent did not count, for when none did (AgentCost)
       # @param gc_suggestions [Array<Summary::GcSuggestion>, nil] compare --gc: what the baseline's GC suggested
       def call(rows:, outcome:, run_dir:, target:, until_resolved: nil, cpu_layout: nil, production_cpus: nil,
-               figures_from: "clean", instrumented_lost: nil, gc_suggestions: nil)
+               figures_from: "clean", instrumented_lost: nil, gc_suggestions: nil, like: nil)
         comparison = Comparison.call(rows, baseline: rows.first&.name || "glibc")
         outcome = judged_outcome(outcome, comparison)
         Summary::Compare.new(schema_version: Run::Directory::SCHEMA_VERSION, kind: "compare", **outcome.to_h,
@@ -28,7 +28,7 @@ module Mallard
                              rows: rows, resolution: resolution(comparison, until_resolved), cpu_layout: cpu_layout,
                              agent_cost: AgentCost.call(rows, metric: comparison.metric, lost: instrumented_lost),
                              gc_suggestions: gc_suggestions,
-                             yjit_choices: YjitChoice.call(rows, metric: comparison.metric))
+                             yjit_choices: YjitChoice.call(rows, metric: comparison.metric), like: like)
       end
 
       def resolution(comparison, pct)

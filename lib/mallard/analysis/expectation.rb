@@ -40,19 +40,8 @@ module Mallard
                                  more_processes: more, more_process_hours: more && (more * window_s / HOUR).round(1),
                                  metric_note: metric_note(prediction.metric, metric), prediction: prediction,
                                  parts: gaps, differing_part: (differing(gaps) if DISAGREE.include?(verdict)),
-                                 conditions: conditions, differing: unlike(prediction.conditions, conditions))
-      end
-
-      # The conditions both sides know and differ in.
-      def unlike(lab, production)
-        return [] unless lab && production
-
-        Summary::Conditions.members.filter_map do |name|
-          mine = lab[name]
-          theirs = production[name]
-          Summary::ConditionGap.new(name: name.to_s, lab: mine, production: theirs) unless
-            mine.nil? || theirs.nil? || mine == theirs
-        end
+                                 conditions: conditions,
+                                 differing: ConditionGaps.call(prediction.conditions, conditions))
       end
 
       # Every part either side has, in the ledger's order where the fleet gave it.
@@ -112,7 +101,7 @@ module Mallard
         "the lab compared #{lab}, the fleet #{fleet}"
       end
 
-      private_class_method :unlike, :gaps, :differing, :judge, :overlap?, :holds_zero?, :apart, :more_to_tell,
+      private_class_method :gaps, :differing, :judge, :overlap?, :holds_zero?, :apart, :more_to_tell,
                            :fleet_sizes, :fewest_more, :metric_note
     end
   end

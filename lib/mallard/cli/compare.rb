@@ -59,7 +59,7 @@ module Mallard
                                  catalog: catalog,
                                  until_resolved: @cli[:until_resolved], budget_s: @cli[:budget_s] || DEFAULT_BUDGET_S,
                                  rubies: @rubies, yjit: @yjit, suggest_gc: @cli[:gc], cross_onto: cross_onto,
-                                 shapes: @shapes)
+                                 shapes: @shapes, like: @like)
       rescue Error
         run_dir.discard # the rows' settings could not be checked: nothing was measured, so no junk run directory
         raise
@@ -149,6 +149,7 @@ module Mallard
 
         validate!
         @yjit = yjit_axis
+        @like = like_production if @cli[:like]
         target = @measure.target(app ? demo_operands(operands, command, app) : operands, command)
         target = check_shapes(target)
         check_planned_runs(target)
@@ -156,6 +157,19 @@ module Mallard
         target
       rescue OptionParser::ParseError, UsageError => e
         raise UsageError, "compare: #{e.message} (see `mallard compare --help`)"
+      end
+
+      # --like: production's conditions read, and what the lab can take of them set, before the target is made.
+      def like_production
+        LikeOption.new(prometheus: @cli[:prometheus], selector: @cli[:like])
+                  .apply(@measure, lab_conditions, given: @measure.given_options + (@cli[:shapes] ? ["--shape"] : []))
+      end
+
+      # The comparison as the command line set it: its Ruby, CPUs, Puma's counts and the baseline's malloc.
+      def lab_conditions
+        Summary::Conditions.new(ruby: @measure.soak.subject_ruby.version, cpus: @measure.soak.cpu_layout&.subject&.size,
+                                threads: @measure.threads, workers: @measure.workers,
+                                malloc: catalog.fetch(configs.first).malloc)
       end
 
       def validate!
@@ -289,6 +303,11 @@ module Mallard
                                        "CONFIG/2x5); needs --rate") do |v|
           @cli[:shapes] = v
         end
+        opts.on("--like SELECTOR", "set the lab as production's processes run (their threads, workers, CPUs), read " \
+                                   "from their exporter in Prometheus (--prometheus); say what still differs") do |v|
+          @cli[:like] = v
+        end
+        opts.on("--prometheus URL", "the Prometheus --like reads") { |v| @cli[:prometheus] = v }
       end
 
       def define_config(opts)

@@ -97,6 +97,23 @@ module Mallard
         @given.include?(option)
       end
 
+      # The options the command line gave.
+      def given_options = @given.to_a
+
+      # Puma's workers (--workers, default 0).
+      def workers = @subject[:workers]
+
+      # compare --like: production's threads, workers and CPUs ({"threads" => 16, "workers" => 2, "cpus" => 4}),
+      # where the command line set none; the CPUs' layout chosen again.
+      def follow(applied)
+        @subject[:threads] = applied["threads"] if applied["threads"]
+        @subject[:workers] = applied["workers"] if applied["workers"]
+        return unless applied["cpus"]
+
+        @soak.cpus = applied["cpus"].to_s
+        @soak.cpu_layout = Cpus::Layout.choose(@soak.cpus, available: Cpus::Affinity.allowed)
+      end
+
       private
 
       def finish_soak(load:)

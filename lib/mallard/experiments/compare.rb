@@ -80,10 +80,12 @@ module Mallard
       #   jemalloc/gc-free), not on the baseline alone
       # @param shapes [Array<PumaShape>, nil] --shape 1x5,2x5: every row served in each Puma shape (rows …/2x5), each
       #   its own target (Target::RackApp#shaped) whose tree is checked from outside before the run counts
+      # @param like [Summary::Like, nil] --like: production's conditions and what the lab took of them
       def initialize(target:, options:, configs:, repeat:, run_dir:, reporter:, catalog: Allocators::Catalog.default,
                      command_line: [], until_resolved: nil, budget_s: nil, rubies: nil, yjit: nil, suggest_gc: false,
-                     cross_onto: nil, shapes: nil)
+                     cross_onto: nil, shapes: nil, like: nil)
         @target = target
+        @like = like
         @options = options
         @rubies = rubies
         @yjit = yjit
@@ -391,7 +393,8 @@ module Mallard
                                       until_resolved: @until_resolved, cpu_layout: @options.cpu_layout,
                                       production_cpus: @options.production_cpus,
                                       figures_from: clean? ? "clean" : "instrumented",
-                                      instrumented_lost: @instrumented_lost, gc_suggestions: @gc_suggestions)
+                                      instrumented_lost: @instrumented_lost, gc_suggestions: @gc_suggestions,
+                                      like: @like)
       end
 
       def plain_row(row)

@@ -41,6 +41,7 @@ module Mallard
         io.puts "  #{@sentences.metric_name} per configuration, median of repeats with 95% intervals; " \
                 "changes against #{Text.printable(@summary.baseline)}"
         io.puts "  #{@sentences.figures_from}" if @sentences.figures_from
+        io.puts "  #{@sentences.like}" if @sentences.like
         io.puts
         (table + not_counted + CompareLedgerLines.new(@summary.configs).lines + tree_lines).each do |line|
           io.puts line.empty? ? "" : "  #{line}"

@@ -32,7 +32,23 @@ module Mallard
                        Analysis::LedgerParts::STACKS => "stacks", Analysis::LedgerParts::YJIT => "yjit",
                        Analysis::LedgerParts::UNEXPLAINED => "unexplained" }.freeze
 
+      # What processes ran in (Summary::Conditions' members), as fleet --expect and compare --like name them.
+      CONDITIONS = { "ruby" => "Ruby", "yjit" => "YJIT", "cpus" => "CPUs a process may use",
+                     "threads" => "Puma's pool threads", "workers" => "workers", "malloc" => "malloc" }.freeze
+
       module_function
+
+      # "Puma's pool threads (8 in the lab, 16 in production), Ruby (3.1.2 in the lab, 3.3.8 in production)"
+      # @param gaps [Array<Summary::ConditionGap>]
+      def condition_gaps(gaps)
+        gaps.map do |gap|
+          "#{CONDITIONS.fetch(gap.name, gap.name)} (#{condition(gap.lab)} in the lab, " \
+            "#{condition(gap.production)} in production)"
+        end.join(", ")
+      end
+
+      # A condition's value: YJIT on or off, anything else as it is.
+      def condition(value) = { true => "on", false => "off" }.fetch(value) { Text.printable(value.to_s) }
 
       # A % change with its 95% interval, "-12.3% (-15.0 … -9.5)"; the change alone without an interval.
       def change(pct, interval = nil)

@@ -32,6 +32,8 @@ module Mallard
                       series: Array(raw["result"]).map { |one| series(one) })
       end
 
+      # One series of a Prometheus range query's result, its values as numbers.
+      # @return [FleetSeries]
       def series(one)
         points = Array(one["values"]).filter_map do |time, value|
           number = Float(value, exception: false)
@@ -40,7 +42,7 @@ module Mallard
         FleetSeries.new(labels: (one["metric"] || {}).except("__name__"), points: points)
       end
 
-      private_class_method :conditions, :parts, :side, :series
+      private_class_method :conditions, :parts, :side
     end
   end
 end

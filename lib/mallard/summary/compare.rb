@@ -3,6 +3,7 @@
 require_relative "../value"
 require_relative "../run/meta"
 require_relative "figures"
+require_relative "expectation"
 
 module Mallard
   module Summary
@@ -185,12 +186,14 @@ module Mallard
     # outside) and one run per configuration with the agent explains them (Row#instrumented_runs); "instrumented"
     # when the work can only be counted by the agent (a job worker's jobs), so every run carries it. nil: an older
     # comparison, all of whose runs carried the agent. yjit_choices: compare --yjit's, one per group of rows that differ
-    # only in YJIT (empty without a YJIT row).
+    # only in YJIT (empty without a YJIT row). like: compare --like's production conditions and what the lab took of
+    # them (nil without).
     Compare = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :baseline, :metric,
                            :figures_from,
                            target: Run::TargetInfo, configs: [Config], recommendation: Recommendation, rows: [Row],
                            resolution: Resolution, cpu_layout: Cpus::Layout,
-                           agent_cost: AgentCost, gc_suggestions: [GcSuggestion], yjit_choices: [YjitChoice])
+                           agent_cost: AgentCost, gc_suggestions: [GcSuggestion], yjit_choices: [YjitChoice],
+                           like: Like)
 
     class Compare
       def outcome = Run::Outcome.new(status: status, cause: cause, reason: reason)

@@ -36,6 +36,10 @@ module Mallard
     # conditions: production's (Conditions, from the exporter), and differing: those where lab and production are
     # known to differ. parts: each ledger part, predicted against observed; differing_part: where the fleet disagrees,
     # the part whose change is furthest from the prediction (nil where they agree, or the lab kept no ledger).
+    # compare --like: the Prometheus and selector production's conditions were read from, those conditions, what the
+    # lab took of them ({"threads" => 16, "workers" => 2, "cpus" => 4}) and what it still differs in.
+    Like = Value.define(:prometheus, :selector, :applied, production: Conditions, differing: [ConditionGap])
+
     Expectation = Value.define(:verdict, :why, :predicted_pct, :predicted_ci, :observed_pct, :observed_ci,
                                :more_processes, :more_process_hours, :metric_note, :differing_part,
                                prediction: Prediction, conditions: Conditions, parts: [PartGap],

@@ -34,8 +34,8 @@ module Mallard
         end
 
         def verdict
-          parts = [CompareTableView.new(@summary).to_s, @sentences.figures_from, *@sentences.trees, yjit,
-                   *@sentences.resolution,
+          parts = [CompareTableView.new(@summary).to_s, @sentences.figures_from, @sentences.like, *@sentences.trees,
+                   yjit, *@sentences.resolution,
                    *@sentences.gc_suggestions, @sentences.agent_cost].compact
           Section.new(id: "verdict", title: "Verdict", parts: parts).to_s
         end

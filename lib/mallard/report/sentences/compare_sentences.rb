@@ -32,8 +32,21 @@ module Mallard
 
       # Every sentence this summary gives, for a check that each view shows them all.
       def all
-        [metric_name, figures_from, *not_counted, *resolution, *gc_suggestions, agent_cost, *yjit.all, *trees,
+        [like, metric_name, figures_from, *not_counted, *resolution, *gc_suggestions, agent_cost, *yjit.all, *trees,
          *recommendation&.all].compact
+      end
+
+      # --like: "Set as production runs ({job="web"} at http://prom:9090, from its exporter): Puma's pool threads 16,
+      # workers 2. Still unlike production in Ruby (3.1.2 in the lab, 3.3.8 in production)."
+      def like
+        like = @summary.like
+        return unless like
+
+        took = like.applied.to_h.map { |name, value| "#{Words::CONDITIONS.fetch(name, name)} #{value}" }
+        set = took.empty? ? "nothing the command line had not set" : took.join(", ")
+        still = like.differing.empty? ? "" : " Still unlike production in #{Words.condition_gaps(like.differing)}."
+        "Set as production runs (#{Text.printable(like.selector)} at #{Text.printable(like.prometheus)}, from its " \
+          "exporter): #{set}.#{still}"
       end
 
       # Each tree of several processes in parts, and its shared memory against the baseline's (TreeSentences).

@@ -85,24 +85,8 @@ module Mallard
         " The comparison kept no memory ledger to set the fleet's parts against."
       end
 
-      CONDITIONS = { "ruby" => "Ruby", "yjit" => "YJIT", "cpus" => "CPUs a process may use",
-                     "threads" => "Puma's pool threads", "workers" => "workers", "malloc" => "malloc" }.freeze
-      private_constant :CONDITIONS
-
       # " Lab and production differ in Puma's pool threads (8 in the lab, 16 in production)."
-      def unlike(gaps)
-        return "" if gaps.empty?
-
-        said = gaps.map do |gap|
-          "#{CONDITIONS.fetch(gap.name, gap.name)} (#{condition(gap.lab)} in the lab, #{condition(gap.production)} " \
-            "in production)"
-        end
-        " Lab and production differ in #{said.join(', ')}."
-      end
-
-      def condition(value)
-        { true => "on", false => "off" }.fetch(value) { Text.printable(value.to_s) }
-      end
+      def unlike(gaps) = gaps.empty? ? "" : " Lab and production differ in #{Words.condition_gaps(gaps)}."
 
       def signed_mib(kb) = format("%+.1f MiB", kb / 1024.0)
 

@@ -1,0 +1,26 @@
+# frozen_string_literal: true
+
+module Mallard
+  module Analysis
+    # The conditions a lab's run and production's processes are known to differ in (Summary::Conditions' members),
+    # one rule for fleet --expect and compare --like. Pure.
+    module ConditionGaps
+      module_function
+
+      # @param lab [Summary::Conditions, nil]
+      # @param production [Summary::Conditions, nil]
+      # @return [Array<Summary::ConditionGap>] where both sides know a condition and differ in it
+      def call(lab, production)
+        return [] unless lab && production
+
+        Summary::Conditions.members.filter_map do |name|
+          mine = lab[name]
+          theirs = production[name]
+          next if mine.nil? || theirs.nil? || mine == theirs
+
+          Summary::ConditionGap.new(name: name.to_s, lab: mine, production: theirs)
+        end
+      end
+    end
+  end
+end
