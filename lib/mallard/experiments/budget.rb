@@ -74,10 +74,10 @@ module Mallard
       def finish(outcome)
         Lifeline::Signals.deferred do
           meta_failure = @run_dir.saved { write_meta(outcome) }
-          summary = Analysis::BudgetSummary.call(Run::BudgetReader.read(@run_dir))
-          update(summary)
-          saved = @run_dir.save_summary(summary, earlier: [meta_failure])
+          saved = @run_dir.save_summary(Analysis::BudgetSummary.call(Run::BudgetReader.read(@run_dir)),
+                                        earlier: [meta_failure])
           @reporter.finished(saved)
+          update(saved) # after the summary is kept: a file that cannot be written costs only the update
           saved
         end
       end
