@@ -12,6 +12,7 @@ require_relative "support/run_directories"
 require_relative "support/cli_runs"
 require_relative "support/redis_servers"
 require_relative "support/comparison_rows"
+require_relative "support/slowest_files"
 
 # In CI every tool is installed by `bin/setup --test`, so a test that skips for a missing one hides a broken
 # install: there a skip fails.
