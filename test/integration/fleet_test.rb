@@ -4,7 +4,7 @@ require "test_helper"
 require "json"
 require "net/http"
 require "tmpdir"
-require_relative "../support/puma_server"
+require_relative "../support/simulated_fleet"
 
 # mallard fleet against a real Prometheus (Debian's), scraping every second the exporter of 12 real Pumas serving
 # the demo app (which fragments glibc malloc) under real load: 8 under glibc, 4 under glibc-arena2
@@ -16,7 +16,6 @@ class FleetTest < Minitest::Test
   include Processes
 
   DEMO = File.join(Processes::ROOT, "examples/demo")
-  RUBYOPT = "-I#{File.join(Processes::ROOT, 'lib')} -rmallard/exporter".freeze
   GLIBC = 8
   ARENA2 = 4
   LOAD_SECONDS = 40
@@ -68,63 +67,15 @@ class FleetTest < Minitest::Test
   def with_fleet
     Dir.mktmpdir("mallard-fleet") do |dir|
       @dir = dir
-      servers = start_pumas
-      prometheus = start_prometheus(dir)
-      load_all(servers)
-      assert_scraped_cleanly(prometheus)
-      yield prometheus
-    ensure
-      @prometheus&.stop
-      servers&.each(&:stop)
+      SimulatedFleet.new(app: DEMO, dir: dir, glibc: GLIBC, arena2: ARENA2, threads: 16).run do |fleet|
+        @metrics = fleet.metrics
+        pids = fleet.start_load(seconds: LOAD_SECONDS)
+        @spawned.concat(pids)
+        pids.each { |pid| Process.wait(pid) }
+        assert_scraped_cleanly(fleet.url)
+        yield fleet.url
+      end
     end
-  end
-
-  def start_pumas
-    @metrics = Array.new(GLIBC + ARENA2) { "127.0.0.1:#{Mallard::Target::FreePort.pick}" }
-    servers = @metrics.each_with_index.map do |metrics, index|
-      env = { "RUBYOPT" => RUBYOPT, "MALLARD_METRICS_INTERVAL" => "1", "MALLARD_METRICS" => metrics }
-      env["MALLOC_ARENA_MAX"] = "2" if index >= GLIBC
-      PumaServer.new(DEMO, threads: "16:16", env: env)
-    end
-    servers.map { |server| Thread.new { server.start } }.each(&:join)
-    servers
-  end
-
-  # Targets in two jobs; glibc's in two halves (label half) for the A/A split, alternating in the order the Pumas
-  # and their loads were started, so the halves differ only by chance: 4 against 4 are told apart when every
-  # process of one half lies above every one of the other, which chance alone does 2/70 of the time (2.9%; the
-  # ±1% band lowers it a little).
-  def start_prometheus(dir)
-    port = Mallard::Target::FreePort.pick
-    File.write(File.join(dir, "prometheus.yml"), prometheus_config)
-    @prometheus = Mallard::Target::Command.new(
-      ["prometheus", "--config.file=#{File.join(dir, 'prometheus.yml')}",
-       "--storage.tsdb.path=#{File.join(dir, 'tsdb')}", "--web.listen-address=127.0.0.1:#{port}"],
-      log_path: File.join(dir, "prometheus.log"), chdir: dir
-    )
-    url = "http://127.0.0.1:#{port}"
-    @prometheus.start.wait_until_up(timeout: 30) { Mallard::Target::HttpProbe.answers?("#{url}/-/ready") }
-    url
-  end
-
-  def prometheus_config
-    metrics = @metrics
-    first, second = metrics.first(GLIBC).partition.with_index { |_, index| index.even? }
-    groups = [["glibc", first, "1"], ["glibc", second, "2"], ["arena2", metrics.drop(GLIBC), "1"]]
-    jobs = groups.group_by(&:first).map do |job, parts|
-      { "job_name" => job, "scrape_interval" => "1s", "scrape_timeout" => "1s",
-        "static_configs" => parts.map { |_, targets, half| { "targets" => targets, "labels" => { "half" => half } } } }
-    end
-    JSON.generate("global" => { "scrape_interval" => "1s" }, "scrape_configs" => jobs) # YAML reads JSON
-  end
-
-  # wrk, bounded, against each Puma at once; every one reaped before the questions.
-  def load_all(servers)
-    pids = servers.map do |server|
-      Process.spawn("wrk", "-t1", "-c32", "-d#{LOAD_SECONDS}s", "#{server.url}/", out: File::NULL, err: File::NULL)
-    end
-    @spawned.concat(pids)
-    pids.each { |pid| Process.wait(pid) }
   end
 
   # Prometheus asked for OpenMetrics and parsed every scrape without an error.
