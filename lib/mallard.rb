@@ -69,6 +69,7 @@ require_relative "mallard/target/solid_queue_store"
 require_relative "mallard/target/solid_queue_worker"
 require_relative "mallard/target/boot_app"
 require_relative "mallard/puma_shape"
+require_relative "mallard/solid_queue_mode"
 
 require_relative "mallard/run/jsonl_writer"
 require_relative "mallard/run/directory"

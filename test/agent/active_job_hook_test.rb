@@ -34,8 +34,16 @@ class ActiveJobHookTest < Minitest::Test
     assert_equal [0, 1], record["failed"]
   end
 
-  def test_without_active_support_it_waits_for_a_fork
-    refute Mallard::Agent::ActiveJobHook.watch(@recorder)
+  # Solid Queue's async mode loads Rails after the agent and never forks: a thread looks until it can subscribe.
+  def test_without_active_support_a_thread_looks_until_it_is_loaded
+    Mallard::Agent::ActiveJobHook.watch(@recorder)
+    looking = Thread.list.select { |thread| thread.name == "mallard-active-job" }
+
+    refute_empty looking
+    assert looking.all?(&:alive?)
+    assert(looking.all? { |thread| thread.thread_variable_get(:fork_safe) })
+  ensure
+    looking&.each(&:kill)
   end
 
   private

@@ -6,23 +6,36 @@ module Mallard
     # JobMiddleware does Sidekiq's: "perform_start.active_job" counts it busy, "perform.active_job" records the time
     # it ran, the time it waited (from the job's enqueued_at to the start of its run) and whether it raised.
     #
-    # The agent is loaded by RUBYOPT before Rails exists, so it subscribes in each process forked once Rails has
-    # booted (Solid Queue's supervisor forks its dispatcher, scheduler and workers: only the workers perform jobs),
-    # or at once where Active Support is already loaded. Not through a wrapped Kernel#require, as SidekiqHook waits
+    # The agent is loaded by RUBYOPT before Rails exists, so it subscribes at once where Active Support is already
+    # loaded, else from a thread that looks every LOOK_EVERY until it is: Solid Queue's async mode boots Rails and
+    # runs its workers as threads of that one process, with no fork after. A process forked later (fork mode's
+    # dispatcher, scheduler and workers) keeps its parent's subscription, or looks again. Not through a wrapped
+    # Kernel#require, as SidekiqHook waits
     # for Sidekiq: Zeitwerk aliases Kernel#require when it loads, and an alias of a prepended require skips
     # Zeitwerk's own, which Solid Queue's autoloaded namespaces need.
     module ActiveJobHook
       STARTED = :mallard_job_started
+      LOOK_EVERY = 0.1
 
       class << self
         # @param recorder [Recorder]
         def watch(recorder)
           @recorder = recorder
-          install
+          install_when_loaded
         end
 
-        # In a forked child: the parent's subscription, if any, came with it.
-        def after_fork = install
+        # In a forked child: the parent's subscription, if any, came with it; its looking thread did not.
+        def after_fork = install_when_loaded
+
+        def install_when_loaded
+          return if install
+
+          looking = Thread.new { sleep(LOOK_EVERY) until install }
+          looking.name = "mallard-active-job"
+          looking.report_on_exception = false
+          # Rails lists threads started at boot as fork hazards unless so marked; a child looks again (after_fork).
+          looking.thread_variable_set(:fork_safe, true)
+        end
 
         # @return [Boolean] whether it has subscribed
         def install

@@ -30,10 +30,12 @@ module Mallard
 
       # Another Puma shape: workers and threads are variables (WEB_CONCURRENCY, RAILS_MAX_THREADS); preloading or not,
       # fork_worker, and warmup or compaction before fork are lines of config/puma.rb; Pitchfork is another server, a
-      # gem the app adds.
-      # @param shape, baseline [PumaShape, nil]
+      # gem the app adds. Solid Queue's mode (compare --modes, riding the rows as a shape) is a variable too,
+      # SOLID_QUEUE_SUPERVISOR_MODE, or bin/jobs --mode.
+      # @param shape, baseline [PumaShape, SolidQueueMode, nil]
       def shape_effort(shape, baseline)
         return NOTHING if shape == baseline
+        return ENVIRONMENT if shape.is_a?(SolidQueueMode)
         return LIBRARY if shape.pitchfork? && !baseline&.pitchfork?
         return APP_CODE if shape.preloaded? != baseline&.preloaded? || shape.variant != baseline&.variant ||
                            shape.refork_after != baseline&.refork_after

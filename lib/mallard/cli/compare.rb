@@ -152,6 +152,7 @@ module Mallard
         @like = like_production if @cli[:like]
         target = @measure.target(app ? demo_operands(operands, command, app) : operands, command)
         target = check_shapes(target)
+        @shapes, target = ModesOption.apply(target, @cli[:modes]) if @cli[:modes]
         check_planned_runs(target)
         @measure.check_outputs!(@cli)
         target
@@ -303,6 +304,8 @@ module Mallard
                                        "CONFIG/2x5); needs --rate") do |v|
           @cli[:shapes] = v
         end
+        opts.on("--modes LIST", Array, "with --jobs solid_queue: Solid Queue's modes, fork and async, each " \
+                                       "configuration in each (rows CONFIG/async)") { |v| @cli[:modes] = v }
         opts.on("--like SELECTOR", "set the lab as production's processes run (their threads, workers, CPUs), read " \
                                    "from their exporter in Prometheus (--prometheus); say what still differs") do |v|
           @cli[:like] = v

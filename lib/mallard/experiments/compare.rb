@@ -405,10 +405,13 @@ module Mallard
                          verified: row.failure.nil? && row.runs.any?, failed: failure[:reason],
                          output_tail: failure[:output_tail], **runs_of(row),
                          deploy_effort: Allocators::DeployEffort.of(row, baseline: @rows.first),
-                         ruby: row.ruby&.to_h, yjit: row.yjit, shape: row.shape&.label,
+                         ruby: row.ruby&.to_h, yjit: row.yjit, **axis_of(row.shape),
                          settings_checks: row.checks, settings: allocator.settings, base: allocator.base,
                          saturation: failure[:saturation])
       end
+
+      # A row's shape, or with --modes its Solid Queue mode, which rides the rows as a shape would.
+      def axis_of(shape) = shape.is_a?(SolidQueueMode) ? { jobs_mode: shape.label } : { shape: shape&.label }
 
       # A row's runs of each kind; a reforking shape's each with the reforks its server logged (0: none in that run,
       # a finding).

@@ -51,7 +51,8 @@ module Mallard
     # deploy_effort: how much a deployment must change to run it (Allocators::DeployEffort); ruby: the
     # Ruby it ran on with --rubies (Target::SubjectRuby#to_h: path, version, allocator_linked…), nil otherwise;
     # yjit: "on" or "off" with --yjit; shape: the Puma shape it served the app in with --shape ("2x5",
-    # "2x5-nopreload": PumaShape#label), nil otherwise.
+    # "2x5-nopreload": PumaShape#label), nil otherwise; jobs_mode: Solid Queue's mode with --modes ("fork", "async":
+    # SolidQueueMode#label), nil otherwise.
     # settings_checks: its RUBY_GC_* variables and MALLOC_CONF as its Ruby and allocator took them before any row ran.
     # settings: the environment variables its configuration sets besides LD_PRELOAD; base: the catalog's configuration
     # they were added to (compare --config, --jemalloc-conf, --gc), nil for the catalog's own, so its deploy snippets
@@ -61,7 +62,7 @@ module Mallard
     # (verdicts, live set, ledger). saturation: failed because the app could not take the load, and what it would
     # take (as a soak's).
     Row = Value.define(:name, :allocator, :available, :unavailable_reason, :verified, :failed, :output_tail,
-                       :deploy_effort, :ruby, :yjit, :shape, :settings, :base,
+                       :deploy_effort, :ruby, :yjit, :shape, :jobs_mode, :settings, :base,
                        runs: [RunFigures], invalid_runs: [RunFigures], settings_checks: [SettingCheck],
                        instrumented_runs: [RunFigures], saturation: Saturation)
 

@@ -10,25 +10,47 @@ module Mallard
     # app's `bin/rails db:prepare` and removed with the run.
     #
     # The worker is up once every process of its tree has registered in solid_queue_processes, a worker among
-    # them, matched by PID, so rows left by another supervisor cannot pass for it.
+    # them, matched by PID, so rows left by another supervisor cannot pass for it. In a mode of `compare --modes`
+    # (SolidQueueMode) it is up once its tree is also the mode's, read from outside; a tree still unlike it
+    # MODE_GRACE after every process registered fails the run with what it is.
     class SolidQueueWorker
       COMMAND = ["bin/jobs"].freeze
       PROCESSES = "SELECT pid, kind FROM solid_queue_processes"
+      # Long enough for a fork supervisor to fork the rest once the first have registered.
+      MODE_GRACE = 10
+      # What Solid Queue's configuration reads for the mode when its command line does not say (-- CMD).
+      MODE_VARIABLE = "SOLID_QUEUE_SUPERVISOR_MODE"
 
       attr_reader :dir, :workload_path
 
       # @param command [Array<String>, nil] the worker's command line; nil for bin/jobs
+      # @param mode [SolidQueueMode, nil] the mode it is started in (compare --modes); nil: as the app starts it
+      # @param modes [Array<SolidQueueMode>, nil] a comparison's modes, for its description
       # @raise [NotFound] a missing workload, app directory, bin/jobs or bin/rails
-      def initialize(workload:, dir: nil, command: nil, user: SubjectUser::Same)
+      def initialize(workload:, dir: nil, command: nil, user: SubjectUser::Same, mode: nil, modes: nil)
         @dir = File.expand_path(dir || Dir.pwd)
         @workload_path = File.expand_path(workload)
         @user = user
         raise NotFound, "no workload at #{@workload_path} (--workload FILE.rb)" unless File.file?(@workload_path)
         raise NotFound, "no directory #{@dir}" unless File.directory?(@dir)
 
-        @argv = command || COMMAND
+        @command = command
+        @mode = mode
+        @modes = modes
+        @argv = command || (COMMAND + (mode ? mode.arguments : []))
         check_app!(command)
       end
+
+      # The same worker in a mode (compare --modes' rows), started as its users start that mode: bin/jobs --mode.
+      # @param mode [SolidQueueMode]
+      def shaped(mode) = rebuilt(mode: mode)
+
+      # The worker as a comparison of modes runs it: described by its modes.
+      def in_modes(modes) = rebuilt(modes: modes)
+
+      # Every mode runs wherever Solid Queue does.
+      def shape_refusal(_mode, _ruby) = nil
+      def reforks = nil
 
       def kind = "solid_queue"
       def url = nil
@@ -39,7 +61,9 @@ module Mallard
 
       # Scrubbed for meta.json and summaries; the command run keeps its bytes.
       def describe
-        details = ["jobs from #{File.basename(@workload_path)}", SolidQueueStore::DESCRIPTION, @user.describe].compact
+        modes = "in modes #{@modes.map(&:label).join(', ')}" if @modes
+        details = [modes, "jobs from #{File.basename(@workload_path)}", SolidQueueStore::DESCRIPTION,
+                   @user.describe].compact
         "#{@argv.map { |arg| Text.scrub(arg) }.join(' ')} in #{Text.scrub(@dir)} (Solid Queue, #{details.join(', ')})"
       end
 
@@ -50,6 +74,7 @@ module Mallard
         @env = env.merge(@store.env)
         @store.create(dir: @dir, env: unmeasured(env), user: @user, log_path: run_dir.file("setup.log"))
         worker_env = @env.merge(@user.env, Agent::Switches::JOBS => Agent::Switches::ACTIVE_JOB)
+        worker_env[MODE_VARIABLE] = @mode.label if @mode
         @process = Command.new(@argv, env: worker_env, log_path: run_dir.file("subject.log"), chdir: @dir,
                                       spawn_options: @user.spawn_options)
       end
@@ -65,10 +90,12 @@ module Mallard
       def open_stats = Probe::SolidQueueStats.new(@store)
       def stats_hint = "see setup.log and subject.log"
 
+      # @raise [SubjectFailed] the tree is not its mode's MODE_GRACE after every process registered
       def ready?
         tree = Probe::ProcessTree.pids(@process.pid)
-        registered = @store.query(PROCESSES).select { |pid, _| tree.include?(pid.to_i) }
-        registered.size == tree.size && registered.any? { |_, kind| kind == "Worker" }
+        kinds = registered(tree)
+        up = kinds.size == tree.size && kinds.values.flatten.include?("Worker")
+        up && (@mode.nil? || in_its_mode?(tree, kinds))
       rescue SolidQueueStore::Failed
         false
       end
@@ -84,6 +111,25 @@ module Mallard
       end
 
       private
+
+      def rebuilt(**mode)
+        SolidQueueWorker.new(workload: @workload_path, dir: @dir, command: @command, user: @user, **mode)
+      end
+
+      # The kinds each process of the tree registered (async mode's one process registers each of its parts).
+      def registered(tree)
+        rows = @store.query(PROCESSES).select { |pid, _| tree.include?(pid.to_i) }
+        rows.group_by { |pid, _| pid.to_i }.transform_values { |pairs| pairs.map(&:last) }
+      end
+
+      def in_its_mode?(tree, kinds)
+        @mode_seen_up ||= Clock.monotonic
+        problem = @mode.mismatch(tree, kinds)
+        return true unless problem
+        raise SubjectFailed, problem if Clock.monotonic - @mode_seen_up > MODE_GRACE
+
+        false
+      end
 
       def check_app!(command)
         unless command || app_file?("bin/jobs")

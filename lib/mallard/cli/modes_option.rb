@@ -1,0 +1,26 @@
+# frozen_string_literal: true
+
+module Mallard
+  class CLI
+    # compare --modes fork,async: each row run with Solid Queue in each mode (rows CONFIG/async), started as its users
+    # start that mode and its tree checked from outside (Target::SolidQueueWorker#shaped). The modes ride the rows where
+    # --shape's Puma shapes would (Experiments::Compare), so they cross --allocators as shapes do; the two never meet,
+    # since --shape refuses a job worker.
+    module ModesOption
+      module_function
+
+      # @param target [Target::SolidQueueWorker, #kind] the target the command line names
+      # @param list [Array<String>] --modes' values
+      # @return [Array(Array<SolidQueueMode>, Target::SolidQueueWorker)] the modes, and the target described by them
+      # @raise [UsageError] a target that is not a Solid Queue worker, or a mode not measured
+      def apply(target, list)
+        unless target.kind == "solid_queue"
+          raise UsageError, "--modes applies to a Solid Queue worker (--jobs solid_queue), not a #{target.kind} target"
+        end
+
+        modes = SolidQueueMode.parse_all(list)
+        [modes, target.in_modes(modes)]
+      end
+    end
+  end
+end

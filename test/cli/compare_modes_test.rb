@@ -1,0 +1,56 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# compare --modes' refusals, all before anything runs (exit 64, no run directory): a target that is not a Solid Queue
+# worker, a mode not measured (puma: not yet) or not Solid Queue's, a mode named twice; and the modes crossing the
+# configurations as shapes do.
+class CompareModesCliTest < Minitest::Test
+  include CliRuns
+
+  STABLE = File.expand_path("../fixtures/apps/stable", __dir__)
+  SOLID_QUEUE = File.expand_path("../fixtures/apps/solid_queue", __dir__)
+  ENQUEUE = File.join(SOLID_QUEUE, "workload.rb")
+  STEADY_JOBS = File.expand_path("../fixtures/jobs/steady.rb", __dir__)
+
+  def setup
+    @out = Dir.mktmpdir("mallard-compare-modes")
+  end
+
+  def teardown
+    FileUtils.remove_entry(@out)
+  end
+
+  def test_modes_need_a_solid_queue_worker
+    assert_refused("--modes applies to a Solid Queue worker (--jobs solid_queue), not a rack target", STABLE,
+                   "--modes", "fork,async")
+    assert_refused("not a sidekiq target", "--modes", "fork,async", "--sidekiq", "--workload", STEADY_JOBS, "--",
+                   "sidekiq")
+  end
+
+  def test_a_mode_not_measured_is_refused
+    { "fork,puma" => "--modes puma: Solid Queue inside Puma (its plugin, SOLID_QUEUE_IN_PUMA) is not measured yet",
+      "fork,threads" => "--modes takes fork, async, not threads",
+      "fork,fork" => "--modes names a mode twice" }.each do |list, message|
+      assert_refused(message, *solid_queue, "--modes", list)
+    end
+  end
+
+  # Modes cross the configurations: 2 configurations × 2 modes are 4 rows, every run with the agent.
+  def test_modes_multiply_the_rows_planned
+    assert_refused("4 rows × 30 repeats is 120 runs", *solid_queue, "--allocators", "glibc,glibc-arena2", "--modes",
+                   "fork,async", "--repeat", "30")
+  end
+
+  private
+
+  def solid_queue = ["--jobs", "solid_queue", "--workload", ENQUEUE, SOLID_QUEUE]
+
+  def assert_refused(message, *argv)
+    status, _out, err = run_cli("compare", "--out", File.join(@out, "run"), *argv)
+
+    assert_equal 64, status, err
+    assert_includes err, message
+    refute File.exist?(File.join(@out, "run")), "refused before anything ran"
+  end
+end
