@@ -88,7 +88,14 @@ class MeasureOptionsTest < Minitest::Test
     [["soak", "--jobs", "solid_queue", "--workload", ENQUEUE, "--threads", "3", SOLID_QUEUE],
      %r{--threads applies to a Sidekiq worker; Solid Queue's threads are its config/queue\.yml's}],
     [["soak", "--jobs", "solid_queue", "--workload", ENQUEUE, "--script", SCRIPT], /give --jobs or --script, not both/],
-    [["soak", APP, "--workload", ENQUEUE], /--workload applies to a job worker \(--jobs\)/]
+    [["soak", APP, "--workload", ENQUEUE], /--workload applies to a job worker \(--jobs\)/],
+    [["soak", APP, "--idle", "10s"], /--idle applies to a job worker \(--jobs\)/],
+    [["soak", "--jobs", "solid_queue", "--idle", "10s", "--workload", ENQUEUE, SOLID_QUEUE],
+     /--workload does not go with --idle \(no workload, for its DURATION\)/],
+    [["soak", "--jobs", "solid_queue", "--idle", "10s", "--duration", "5", SOLID_QUEUE],
+     /--duration does not go with --idle/],
+    [["soak", "--jobs", "solid_queue", "--idle", "soon", SOLID_QUEUE], /invalid argument: --idle soon/],
+    [["compare", "--jobs", "solid_queue", "--idle", "10s", SOLID_QUEUE], /invalid option: --idle/]
   ].freeze
 
   def setup

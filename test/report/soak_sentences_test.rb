@@ -37,6 +37,27 @@ class SoakSentencesTest < Minitest::Test
     assert_nil Mallard::Report::SoakSentences.new(Mallard::Summary::Soak.new(status: "complete")).instrumented
   end
 
+  # An idle soak (soak --idle): memory over time is the backend's own, and one that levels off is not a leak.
+  def test_an_idle_soak_says_its_memory_is_the_backends_own
+    said = %w[growing plateaued inconclusive].to_h do |memory|
+      verdict = Mallard::Summary::Verdict.new(memory: memory, unit: "seconds idle", finding: "bounded",
+                                              requests_source: Mallard::Analysis::RequestAxis::IDLE)
+      [memory, Mallard::Report::SoakSentences.new(Mallard::Summary::Soak.new(verdict: verdict)).conclusion]
+    end
+
+    assert_match(/\AWith no jobs \(--idle\), memory grew over time: that growth is the backend's own/, said["growing"])
+    assert_match(/levelled off: the backend does not grow on its own, so growth under load is your jobs'/,
+                 said["plateaued"])
+    assert_match(/not decided over this run: idle longer/, said["inconclusive"])
+    said.each_value { |sentence| refute_match(/\bleak\b/, sentence) }
+  end
+
+  def test_a_run_with_work_says_nothing_of_idling
+    verdict = Mallard::Summary::Verdict.new(memory: "plateaued", finding: "bounded", requests_source: "agent")
+
+    assert_nil Mallard::Report::SoakSentences.new(Mallard::Summary::Soak.new(verdict: verdict)).idle
+  end
+
   private
 
   def words(saturation)

@@ -129,7 +129,7 @@ module Mallard
       def axis(run, points)
         return [points.map(&:t), 1] if run.script?
 
-        [RequestAxis.call(points, load: run.load, phases: run.phases).first, PER_REQUESTS]
+        [RequestAxis.call(points, load: run.load, phases: run.phases, idle: run.idle?).first, PER_REQUESTS]
       end
 
       def judge(points, names, work) = judge_levels(points.map { |point| sum_of(point.parts, names) }, work)

@@ -152,7 +152,7 @@ module Mallard
       def axis(run, points)
         return [points.map(&:t), "slots per second", 1] if run.script?
 
-        requests, = RequestAxis.call(points, load: run.load, phases: run.phases)
+        requests, = RequestAxis.call(points, load: run.load, phases: run.phases, idle: run.idle?)
         [requests, "slots per 1,000 #{run.unit}", PER_REQUESTS]
       end
 

@@ -27,7 +27,7 @@ module Mallard
         work = work(run)
         outcome = judged_outcome(run, **work)
         live_set, ledger = judged(run, steady)
-        verdict = verdict(run, steady, live_set, ledger, rate(work)) if outcome.status != "failed"
+        verdict = verdict(run, steady, live_set, ledger, rate(run, work)) if outcome.status != "failed"
         Summary::Soak.new(
           schema_version: Run::Directory::SCHEMA_VERSION, kind: kind(run), **ended(run, outcome, work[:load]),
           run_dir: Text.scrub(run.path), skipped_lines: run.skipped, target: run.target,
@@ -128,17 +128,21 @@ module Mallard
                                             allocator_held: ledger&.allocator_held, **decision.to_h)
       end
 
-      # Units of work a second over the load (requests, or jobs), for how far off a decision is.
-      def rate(work)
+      # Units of work a second over the load (requests, or jobs; an idle soak's are seconds), for how far off a
+      # decision is.
+      def rate(run, work)
+        return 1.0 if run.idle?
+
         work[:jobs] ? work[:jobs].per_s : work[:load]&.rps
       end
 
       def memory_verdict(run, steady)
         return if run.script?
 
-        axis, source = RequestAxis.call(steady.samples, load: run.load, phases: run.phases)
+        axis, source = RequestAxis.call(steady.samples, load: run.load, phases: run.phases, idle: run.idle?)
         result = LeakVerdict.call(requests: axis, rss_kb: steady.values).to_h
-        result[:slope_kb_per_1k_jobs] = result.delete(:slope_kb_per_1k_requests) if run.jobs?
+        slope = result.delete(:slope_kb_per_1k_requests)
+        result[run.idle? ? :slope_kb_per_1k_s : :"slope_kb_per_1k_#{run.unit}"] = slope
         Summary::Verdict.new(**result, unit: run.unit, metric: steady.metric.to_s, requests_source: source,
                                        warmup_samples: steady.warmup_samples,
                                        warmup_end_s: steady.warmup_end_s(run.phases.load_started_t.to_f))

@@ -52,6 +52,16 @@ module Mallard
         end
       end
 
+      # A soak's own, for a job worker: the backend started with no workload, for DURATION (seconds, from the command's
+      # duration parser), so that growth with no jobs is seen as the backend's own.
+      def define_idle(opts, &seconds)
+        on(opts, "--idle DURATION", "with --jobs: run the backend with no workload for DURATION (90s, 15m, 1h): " \
+                                    "its memory over time, with no jobs") do |text|
+          @subject[:idle] = @soak.idle = true
+          @soak.duration = seconds.call(text)
+        end
+      end
+
       # --out, --json, --html and --help, recorded in the command's own settings.
       def define_output(opts, settings, command)
         opts.on("--out DIR", "run directory (default .mallard/runs/<time>-#{command})") { |v| settings[:out] = v }

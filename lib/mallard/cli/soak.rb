@@ -73,6 +73,7 @@ module Mallard
             @measure.soak.allocator = name
           end
           @measure.define_until_decided(opts)
+          @measure.define_idle(opts) { |text| duration(text) } if command == "soak"
           define_full_gc(opts)
           @measure.define_output(opts, @cli, command)
         end

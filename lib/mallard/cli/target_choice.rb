@@ -12,7 +12,7 @@ module Mallard
                      --boot-timeout --until-decided].freeze
       # What only an HTTP server's load uses.
       HTTP_ONLY = %w[--requests --concurrency --path --paths --ruby-client --rate --url --until-decided].freeze
-      JOBS_ONLY = %w[--workload --redis --drain-timeout].freeze
+      JOBS_ONLY = %w[--workload --redis --drain-timeout --idle].freeze
 
       # @param subject [Hash] threads:, workers:, url:, script:
       # @param given [Set<String>] the options that appeared on the command line
@@ -78,9 +78,12 @@ module Mallard
       end
 
       # The worker: -- CMD, or the backend's own command in DIR (the current directory when neither is given).
+      # With --idle, no workload: the backend alone.
       def job_worker(operands, command)
         refuse(HTTP_ONLY + %w[--workers], "applies to a web server; a job worker's load is its --workload")
-        unless @subject[:workload]
+        refuse_beside_idle(%w[--workload --duration --until-decided], "does not go with --idle (no workload, for " \
+                                                                      "its DURATION)")
+        unless @subject[:workload] || @subject[:idle]
           raise UsageError, "#{@given.include?('--sidekiq') ? '--sidekiq' : '--jobs'} needs --workload FILE.rb " \
                             "(a script that pushes jobs)"
         end
@@ -112,6 +115,10 @@ module Mallard
         refuse(%w[--url], "goes with -- CMD, a server mallard starts from a command; an app directory is " \
                           "served on a 127.0.0.1 port mallard picks")
         Target::RackApp.new(dir: dir, threads: @subject[:threads], workers: @subject[:workers], user: @user)
+      end
+
+      def refuse_beside_idle(options, why)
+        refuse(options, why) if @subject[:idle]
       end
 
       def refuse(options, why)

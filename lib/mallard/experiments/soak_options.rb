@@ -10,7 +10,7 @@ module Mallard
     SoakOptions = Struct.new(:duration, :requests, :concurrency, :paths, :interval, :boot_timeout,
                              :allocator, :ruby_client, :max_error_pct, :drain_timeout, :rate, :cpus,
                              :production_cpus, :agent, :ruby, :yjit, :until_decided, :full_gc_every,
-                             :memory_limit, :reconnect, keyword_init: true)
+                             :memory_limit, :reconnect, :idle, keyword_init: true)
 
     # Reopened rather than built in Struct.new's block, so that its limits are its own constants.
     class SoakOptions
@@ -46,6 +46,7 @@ module Mallard
       # memory_limit: --memory-limit as typed ("600M"; MemorySize reads it), watched against the subject's tree.
       # reconnect: a new connection for every request (Connection: close), as a proxy without keep-alive sends them
       # (nginx's default upstream); `mallard plan`'s load, so that each of a tree's workers gets its share.
+      # idle: soak --idle, a job worker with no workload for duration (Workload::Jobs without a path).
       #
       # Where the subject and the load run (Cpus::Layout), chosen from --cpus by #validate!; not an option itself,
       # so that options.to_h (meta.json's copy) keeps what the user typed.

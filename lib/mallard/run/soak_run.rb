@@ -29,8 +29,15 @@ module Mallard
 
       def jobs? = target.jobs?
 
-      # What the subject's work is counted in: the agent's count and every slope's x axis.
-      def unit = jobs? ? "jobs" : "requests"
+      # A job worker soaked with no workload (soak --idle): its slopes are over time.
+      def idle? = (meta.options || {})["idle"] == true
+
+      # What the subject's work is counted in: the agent's count and every slope's x axis (an idle soak's: seconds).
+      def unit
+        return "seconds idle" if idle?
+
+        jobs? ? "jobs" : "requests"
+      end
 
       # The sampling interval the run asked for (the agent writes at the same pace).
       def interval = (meta.options || {}).fetch("interval", 0.5)

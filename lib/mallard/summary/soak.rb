@@ -19,12 +19,13 @@ module Mallard
     # (Analysis::VerdictConclusion::Decision), worded by Report::SoakSentences#conclusion. conclusion: the sentence an
     # older summary.json stored instead of a finding.
     # For a job worker the x axis is jobs: the slope is slope_kb_per_1k_jobs (slope_kb_per_1k_requests stays
-    # nil), and requests_observed and requests_needed count jobs; unit says which. app_held and allocator_held:
+    # nil), and requests_observed and requests_needed count jobs; unit says which. An idle soak's (soak --idle) is
+    # seconds: slope_kb_per_1k_s, unit "seconds idle". app_held and allocator_held:
     # the memory ledger's words for what the app holds (Ruby live objects, malloc in use) and what the allocator
     # holds free (Analysis::Ledger), nil without a ledger. overall comes from the parts (Analysis::VerdictConclusion):
     # app_own is the app's own memory's state, rising the ledger part that rose most while the run was undecided,
     # decide_units the run length (work after warm-up) that would decide it and decide_minutes how far off that is.
-    Verdict = Value.define(:memory, :slope_kb_per_1k_requests, :slope_kb_per_1k_jobs, :ci, :samples,
+    Verdict = Value.define(:memory, :slope_kb_per_1k_requests, :slope_kb_per_1k_jobs, :slope_kb_per_1k_s, :ci, :samples,
                            :requests_observed, :tolerance_kb, :requests_needed, :methodology, :metric, :requests_source,
                            :warmup_samples, :warmup_end_s, :unit, :live_set, :overall, :finding, :conclusion,
                            :app_held, :allocator_held, :app_own, :rising, :decide_units, :decide_minutes)
@@ -35,7 +36,7 @@ module Mallard
         super(unit: unit || "requests", **members)
       end
 
-      def slope_kb_per_1k = slope_kb_per_1k_jobs || slope_kb_per_1k_requests
+      def slope_kb_per_1k = slope_kb_per_1k_jobs || slope_kb_per_1k_s || slope_kb_per_1k_requests
 
       # Whether this was stored with its sentence (an older mallard's summary.json) rather than a finding.
       def worded? = !conclusion.nil?

@@ -16,15 +16,18 @@ module Mallard
 
       attr_reader :dir, :workload_path
 
+      # @param workload [String, nil] the script that pushes jobs; nil for soak --idle
       # @param command [Array<String>, nil] the worker's command line; nil for `bundle exec sidekiq -c THREADS`
       # @param redis [RedisServer, RedisServer::Existing]
       # @raise [UsageError, NotFound] a missing workload, app directory or Gemfile, or threads out of range
       def initialize(workload:, redis:, dir: nil, command: nil, threads: nil, user: SubjectUser::Same)
         @dir = File.expand_path(dir || Dir.pwd)
-        @workload_path = File.expand_path(workload)
+        @workload_path = workload && File.expand_path(workload)
         @redis = redis
         @user = user
-        raise NotFound, "no workload at #{@workload_path} (--workload FILE.rb)" unless File.file?(@workload_path)
+        if @workload_path && !File.file?(@workload_path)
+          raise NotFound, "no workload at #{@workload_path} (--workload FILE.rb)"
+        end
         raise NotFound, "no directory #{@dir}" unless File.directory?(@dir)
 
         @argv = command || default_command(threads)
@@ -43,7 +46,7 @@ module Mallard
 
       # Scrubbed for meta.json and summaries; the command run keeps its bytes.
       def describe
-        details = ["jobs from #{File.basename(@workload_path)}", @redis.describe, @user.describe].compact
+        details = [Workload::Jobs.source(@workload_path), @redis.describe, @user.describe].compact
         "#{@argv.map { |arg| Text.scrub(arg) }.join(' ')} in #{Text.scrub(@dir)} (Sidekiq, #{details.join(', ')})"
       end
 

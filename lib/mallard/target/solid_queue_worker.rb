@@ -23,15 +23,18 @@ module Mallard
 
       attr_reader :dir, :workload_path
 
+      # @param workload [String, nil] the script that pushes jobs; nil for soak --idle
       # @param command [Array<String>, nil] the worker's command line; nil for bin/jobs
       # @param mode [SolidQueueMode, nil] the mode it is started in (compare --modes); nil: as the app starts it
       # @param modes [Array<SolidQueueMode>, nil] a comparison's modes, for its description
       # @raise [NotFound] a missing workload, app directory, bin/jobs or bin/rails
       def initialize(workload:, dir: nil, command: nil, user: SubjectUser::Same, mode: nil, modes: nil)
         @dir = File.expand_path(dir || Dir.pwd)
-        @workload_path = File.expand_path(workload)
+        @workload_path = workload && File.expand_path(workload)
         @user = user
-        raise NotFound, "no workload at #{@workload_path} (--workload FILE.rb)" unless File.file?(@workload_path)
+        if @workload_path && !File.file?(@workload_path)
+          raise NotFound, "no workload at #{@workload_path} (--workload FILE.rb)"
+        end
         raise NotFound, "no directory #{@dir}" unless File.directory?(@dir)
 
         @command = command
@@ -62,7 +65,7 @@ module Mallard
       # Scrubbed for meta.json and summaries; the command run keeps its bytes.
       def describe
         modes = "in modes #{@modes.map(&:label).join(', ')}" if @modes
-        details = [modes, "jobs from #{File.basename(@workload_path)}", SolidQueueStore::DESCRIPTION,
+        details = [modes, Workload::Jobs.source(@workload_path), SolidQueueStore::DESCRIPTION,
                    @user.describe].compact
         "#{@argv.map { |arg| Text.scrub(arg) }.join(' ')} in #{Text.scrub(@dir)} (Solid Queue, #{details.join(', ')})"
       end

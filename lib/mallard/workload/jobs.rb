@@ -10,9 +10,16 @@ module Mallard
     # The workload runs as a plain Ruby process as its backend says (Sidekiq's client with REDIS_URL; a Rails
     # app's own environment for Solid Queue), without the agent or the configuration under test: it is the source
     # of the load, not what is measured.
+    #
+    # With no workload (soak --idle, path nil), the worker is left alone for the duration, its queues still read:
+    # whatever its memory does then is the backend's own.
     class Jobs
       # Enough for a well-behaved script to leave its loop and for `bundle exec` to pass the signal on.
       STOP_GRACE = 5
+
+      # Where a worker's jobs come from, for its description.
+      # @param path [String, nil] nil for soak --idle
+      def self.source(path) = path ? "jobs from #{File.basename(path)}" : "no jobs (--idle)"
 
       # @param samples [Run::JsonlWriter] samples.jsonl, which takes a "jobs" record every tick
       # @param clock [#call] the run's clock (seconds since its start), for each record's t
@@ -31,7 +38,12 @@ module Mallard
         @state = :pushing
       end
 
-      def description = "jobs pushed by #{Text.scrub(File.basename(@path))}, then a drain of the queues"
+      def description
+        return "no jobs: the backend alone (--idle)" unless @path
+
+        "jobs pushed by #{Text.scrub(File.basename(@path))}, then a drain of the queues"
+      end
+
       def duration = @options.duration
 
       def prepare(_subject) = nil
@@ -39,6 +51,8 @@ module Mallard
       def start(_subject)
         @stats = @backend.open_stats
         @started = Clock.monotonic
+        return unless @path
+
         @process = Target::Command.new(@backend.workload_argv(@path), env: environment, chdir: @dir,
                                                                       log_path: @run_dir.file("workload.log"))
         @process.start
@@ -53,6 +67,8 @@ module Mallard
         raise SubjectDied unless subject.alive?
 
         record(read_queues)
+        return Clock.monotonic - @started < @options.duration unless @path
+
         @state = :draining if @state == :pushing && pushing_done?
         return true unless @state == :draining
 
@@ -67,10 +83,10 @@ module Mallard
 
       # Part-way or at the end: the workload is stopped and how it ended is kept.
       def stop
-        return if @process.nil? || @saved
+        return if @stats.nil? || @saved
 
         @saved = true
-        stop_workload
+        stop_workload if @process
         @stats&.close
         @run_dir.write_json("workload.json", ending)
       end
@@ -129,6 +145,9 @@ module Mallard
       end
 
       def ending
+        left = @last&.fetch(:enqueued)
+        return { path: nil, exit: "idle", drained: left&.zero? || false, drain_s: nil, left: left } unless @path
+
         { path: Text.scrub(@path), exit: @workload_exit, drained: @drained || false,
           drain_s: @drain_s, left: @last&.fetch(:enqueued) }
       end

@@ -7,6 +7,14 @@ module Mallard
     class SoakSentences
       include Formatting
 
+      IDLE = {
+        "growing" => "With no jobs (--idle), memory grew over time: that growth is the backend's own, not your jobs'.",
+        "plateaued" => "With no jobs (--idle), memory levelled off: the backend does not grow on its own, so growth " \
+                       "under load is your jobs'.",
+        "inconclusive" => "With no jobs (--idle), memory is not decided over this run: idle longer to see whether " \
+                          "the backend grows on its own."
+      }.freeze
+
       # @param summary [Summary::Soak]
       def initialize(summary)
         @summary = summary
@@ -78,8 +86,20 @@ module Mallard
                at: found.concurrency ? " to #{found.concurrency} connections" : "")
       end
 
-      # What memory and the app's own memory say together (Analysis::VerdictConclusion's finding, worded).
-      def conclusion = VerdictSentences.new(@verdict, headroom_kb: @summary.headroom_kb).conclusion
+      # An idle soak's memory over time, said as the backend's own, before what memory and the app's own memory say
+      # together (Analysis::VerdictConclusion's finding, worded).
+      def conclusion
+        said = [idle, VerdictSentences.new(@verdict, headroom_kb: @summary.headroom_kb).conclusion].compact
+        said.join(" ") unless said.empty?
+      end
+
+      # With no jobs (soak --idle) memory's slope is over time: growth there is the backend's own, and a backend that
+      # levels off is not leaking, whatever its jobs later do. nil for any other run.
+      def idle
+        return unless @verdict&.requests_source == Analysis::RequestAxis::IDLE
+
+        IDLE.fetch(@verdict.memory, IDLE["inconclusive"])
+      end
 
       # What the memory ledger says of what the app holds and what the allocator does (LedgerSentences).
       def ledger = LedgerSentences.new(@summary.ledger, headroom_kb: @summary.headroom_kb).sentence
