@@ -32,6 +32,19 @@ class SoakSummaryTest < Minitest::Test
     assert_equal 90_000, summary.memory.steady_kb
   end
 
+  # soak --idle: no job ran, which is no failure, and memory is judged over the seconds since the start.
+  def test_an_idle_soak_with_no_jobs_is_judged_over_time
+    summary = summarize(totals { |i| { "rss_kb" => 60_000 + (i.odd? ? 8 : 0) } }, options: { "idle" => true },
+                                                                                  target: "sidekiq")
+    verdict = summary.verdict
+
+    assert_equal "complete", summary.status
+    assert_equal ["plateaued", "seconds idle", "seconds with no work (--idle)"],
+                 verdict.to_h.values_at(:memory, :unit, :requests_source)
+    assert_in_delta 0, verdict.slope_kb_per_1k_s, 1000
+    assert_nil verdict.slope_kb_per_1k_jobs
+  end
+
   def test_without_agent_counts_requests_are_estimated_from_the_load_rate
     summary = summarize(totals { |_i| { "rss_kb" => 60_000 } }, load: load_result(requests: 2000))
 
@@ -164,11 +177,11 @@ class SoakSummaryTest < Minitest::Test
                                      latency_ms: latency_ms)
   end
 
-  def summarize(samples, agent: [], load: nil, options: {})
+  def summarize(samples, agent: [], load: nil, options: {}, target: "rack")
     records = (samples + agent).filter_map { |hash| Run.record(hash) }.group_by(&:first)
     of = ->(kind) { records.fetch(kind, []).map(&:last).sort_by(&:t) }
     phases = Run::Phases.new(load_started_t: 1.0, load_finished_t: 21.0, outcome: Run::Outcome.complete)
-    meta = Run::Meta.new(target: Run::TargetInfo.new(kind: "rack"), options: options, phases: phases)
+    meta = Run::Meta.new(target: Run::TargetInfo.new(kind: target), options: options, phases: phases)
     run = Run::SoakRun.new(path: "x", meta: meta, totals: of.call("total"), processes: of.call("memory"),
                            agent: of.call("agent"), load: load, skipped: 0)
     SoakSummary.call(run)

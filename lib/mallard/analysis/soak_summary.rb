@@ -80,10 +80,10 @@ module Mallard
       end
 
       # A run whose requests (or jobs) mostly failed measured the failures, not the app: it is no measurement at
-      # all.
+      # all. An idle soak that ran no job is what it set out to be.
       def judged_outcome(run, load:, jobs:)
         outcome = run.phases.outcome || Run::Outcome.running
-        return outcome if outcome.status == "interrupted"
+        return outcome if outcome.status == "interrupted" || (run.idle? && jobs&.processed.to_i.zero?)
 
         options = run.meta.options || {}
         limit = options.fetch("max_error_pct", DEFAULT_MAX_ERROR_PCT)
