@@ -1,7 +1,8 @@
 # frozen_string_literal: true
 
 module Mallard
-  # What a value of `--modes` means for a Solid Queue worker (`compare --jobs solid_queue --modes fork,async`): how
+  # What a value of `--mode` or `--modes` means for a Solid Queue worker (`soak --jobs solid_queue --mode async`,
+  # `compare --jobs solid_queue --modes fork,async`): how
   # its supervisor runs the dispatcher, scheduler and workers, as solid_queue 1.7's `bin/jobs --mode` takes it:
   # - `fork`: the supervisor forks each of them as a process of its own (Solid Queue's default);
   # - `async`: it runs them as threads of its own process (AsyncSupervisor), one process in all.
@@ -24,9 +25,10 @@ module Mallard
       list.map { |name| parse(name) }
     end
 
-    def self.parse(name)
-      raise UsageError, "--modes #{name}: #{NOT_YET[name]}" if NOT_YET.key?(name)
-      raise UsageError, "--modes takes #{MODES.join(', ')}, not #{name}" unless MODES.include?(name)
+    # @param option [String] the option that named it, for a refusal
+    def self.parse(name, option: "--modes")
+      raise UsageError, "#{option} #{name}: #{NOT_YET[name]}" if NOT_YET.key?(name)
+      raise UsageError, "#{option} takes #{MODES.join(', ')}, not #{name}" unless MODES.include?(name)
 
       new(name)
     end

@@ -28,6 +28,10 @@ class CompareModesCliTest < Minitest::Test
                    "sidekiq")
   end
 
+  def test_one_mode_or_modes_not_both
+    assert_refused("give --mode or --modes, not both", *solid_queue, "--mode", "async", "--modes", "fork,async")
+  end
+
   def test_a_mode_not_measured_is_refused
     { "fork,puma" => "--modes puma: Solid Queue inside Puma (its plugin, SOLID_QUEUE_IN_PUMA) is not measured yet",
       "fork,threads" => "--modes takes fork, async, not threads",

@@ -152,7 +152,7 @@ module Mallard
         @like = like_production if @cli[:like]
         target = @measure.target(app ? demo_operands(operands, command, app) : operands, command)
         target = check_shapes(target)
-        @shapes, target = ModesOption.apply(target, @cli[:modes]) if @cli[:modes]
+        @shapes, target = ModesOption.apply(target, @cli[:modes], given: @measure.given_options) if @cli[:modes]
         check_planned_runs(target)
         @measure.check_outputs!(@cli)
         target

@@ -229,6 +229,9 @@ module Mallard
         end
         on(opts, "--sidekiq", "the same as --jobs sidekiq") { @subject[:jobs] = "sidekiq" }
         on(opts, "--workload FILE", "job worker: the Ruby file that pushes jobs") { |v| @subject[:workload] = v }
+        on(opts, "--mode MODE", "with --jobs solid_queue: fork or async, the mode bin/jobs runs in") do |v|
+          @subject[:mode] = v
+        end
         on(opts, "--redis URL", "job worker: use this Redis (127.0.0.1 or unix socket) instead of one of " \
                                 "mallard's own") { |v| @subject[:redis] = v }
       end

@@ -11,9 +11,11 @@ module Mallard
 
       # @param target [Target::SolidQueueWorker, #kind] the target the command line names
       # @param list [Array<String>] --modes' values
+      # @param given [Array<String>] the measuring options given (--mode, one mode for every row, goes without it)
       # @return [Array(Array<SolidQueueMode>, Target::SolidQueueWorker)] the modes, and the target described by them
       # @raise [UsageError] a target that is not a Solid Queue worker, or a mode not measured
-      def apply(target, list)
+      def apply(target, list, given: [])
+        raise UsageError, "give --mode or --modes, not both" if given.include?("--mode")
         unless target.kind == "solid_queue"
           raise UsageError, "--modes applies to a Solid Queue worker (--jobs solid_queue), not a #{target.kind} target"
         end

@@ -12,7 +12,7 @@ module Mallard
                      --boot-timeout --until-decided].freeze
       # What only an HTTP server's load uses.
       HTTP_ONLY = %w[--requests --concurrency --path --paths --ruby-client --rate --url --until-decided].freeze
-      JOBS_ONLY = %w[--workload --redis --drain-timeout --idle].freeze
+      JOBS_ONLY = %w[--workload --redis --drain-timeout --idle --mode].freeze
 
       # @param subject [Hash] threads:, workers:, url:, script:
       # @param given [Set<String>] the options that appeared on the command line
@@ -94,6 +94,7 @@ module Mallard
       end
 
       def sidekiq_worker(operands, command)
+        refuse(%w[--mode], "applies to a Solid Queue worker (--jobs solid_queue); Sidekiq has one mode")
         if command && @given.include?("--threads")
           raise UsageError, "--threads sets the default command's -c; with -- CMD, pass -c in CMD"
         end
@@ -107,8 +108,10 @@ module Mallard
       # Solid Queue's threads and processes are its config/queue.yml's; its store is a SQLite file of mallard's.
       def solid_queue_worker(operands, command)
         refuse(%w[--threads --redis], "applies to a Sidekiq worker; Solid Queue's threads are its config/queue.yml's")
+        mode = SolidQueueMode.parse(@subject[:mode], option: "--mode") if @subject[:mode]
         Target::SolidQueueStore.check_installed!
-        Target::SolidQueueWorker.new(workload: @subject[:workload], dir: operands.first, command: command, user: @user)
+        Target::SolidQueueWorker.new(workload: @subject[:workload], dir: operands.first, command: command, user: @user,
+                                     mode: mode)
       end
 
       def rack_app(dir)
