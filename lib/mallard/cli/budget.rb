@@ -3,7 +3,7 @@
 module Mallard
   class CLI
     # mallard budget [APP] [--file PATH] [--repeat N] [--update]
-    class Budget < Command
+    class Budget < MeasuringCommand
       BANNER = <<~TEXT.freeze
         Usage: mallard budget [options] [APP]
 
@@ -20,11 +20,6 @@ module Mallard
       TEXT
 
       MAX_REPEAT = 20
-
-      def initialize(out:, err:, env:)
-        super
-        @measure = MeasureOptions.new
-      end
 
       def run(argv)
         target, budget = parse(argv)

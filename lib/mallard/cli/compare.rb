@@ -3,7 +3,7 @@
 module Mallard
   class CLI
     # mallard compare TARGET [--allocators LIST] [--repeat N]
-    class Compare < Command
+    class Compare < MeasuringCommand
       BANNER = <<~TEXT.freeze
         Usage: mallard compare [options] TARGET
 
@@ -21,11 +21,6 @@ module Mallard
       # few hours at the defaults.
       MAX_RUNS = 80
       DEFAULT_BUDGET_S = 600
-
-      def initialize(out:, err:, env:)
-        super
-        @measure = MeasureOptions.new
-      end
 
       # @param app [String, nil] the app directory to use when argv names no target (`mallard demo`)
       def run(argv, app: nil)

@@ -3,7 +3,7 @@
 module Mallard
   class CLI
     # mallard plan DIR --memory-limit SIZE --rate N [--threads T] [--repeat N]
-    class Plan < Command
+    class Plan < MeasuringCommand
       BANNER = <<~TEXT.freeze
         Usage: mallard plan [options] DIR --memory-limit SIZE --rate N
 
@@ -22,11 +22,6 @@ module Mallard
       # over the workers (at 1 a thread, before each request had its own connection, a 4x5 check of the demo app had
       # one worker serve nothing).
       CONNECTIONS_PER_THREAD = 4
-
-      def initialize(out:, err:, env:)
-        super
-        @measure = MeasureOptions.new
-      end
 
       def run(argv)
         target = parse(argv)

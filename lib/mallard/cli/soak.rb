@@ -3,7 +3,7 @@
 module Mallard
   class CLI
     # mallard soak DIR | mallard soak --url URL -- CMD | mallard soak --script FILE [-- ARGS]
-    class Soak < Command
+    class Soak < MeasuringCommand
       BANNER = <<~TEXT.freeze
         Usage: mallard soak [options] TARGET
 
@@ -19,11 +19,6 @@ module Mallard
       # Seconds without a major GC before the agent runs one: a few exact readings of the live set a minute on a
       # server whose own majors are rare, at the cost of one full GC each (bench/README.md measures it).
       FULL_GC_EVERY = 10.0
-
-      def initialize(out:, err:, env:)
-        super
-        @measure = MeasureOptions.new
-      end
 
       def run(argv)
         target = parse(argv)
