@@ -45,7 +45,78 @@ class RoleMemoryTest < Minitest::Test
     assert_equal [150.0, 40_150], roles.last.points.last
   end
 
+  # Twelve ticks of 100 jobs each, all run by the workers; the workers' PSS grows 1 MiB a tick each, the supervisor's
+  # and the dispatcher's are flat. Every role is judged against the tree's jobs, by the run's own rule.
+  def test_each_roles_pss_is_judged_against_the_trees_jobs
+    roles = Mallard::Analysis::RoleMemory.call(judged_run, judged_window).to_h { |role| [role.role, role] }
+
+    worker = roles["worker"].verdict
+    assert_equal %w[growing growing jobs pss_kb], worker.to_h.values_at(:memory, :finding, :unit, :metric)
+    assert_in_delta 20_480, worker.slope_kb_per_1k, 1, "2 MiB a tick over 100 jobs a tick"
+    assert_equal 1000, worker.requests_observed, "the tree's jobs over the steady window (ticks 2 to 12)"
+    %w[supervisor dispatcher].each do |flat|
+      assert_equal %w[plateaued plateaued], roles[flat].verdict.to_h.values_at(:memory, :finding), flat
+      assert_equal worker.requests_observed, roles[flat].verdict.requests_observed, "#{flat}: the tree's jobs"
+    end
+    assert_equal [0, nil, 1200], roles.values_at("supervisor", "dispatcher", "worker").map(&:jobs),
+                 "the supervisor's agent counted none; the dispatcher's recorded nothing"
+  end
+
+  def test_a_run_too_short_to_fit_a_slope_says_so
+    verdict = Mallard::Analysis::RoleMemory.call(solid_queue_run, window).last.verdict
+
+    assert_equal ["inconclusive", "too_thin", nil, 3], verdict.to_h.values_at(:memory, :finding, :ci, :samples)
+  end
+
+  # The ledger's readings in the workers' processes, each its last in the steady window, summed. The supervisor's one
+  # reading came before the window and the dispatcher had none, so theirs say nothing was read rather than borrow.
+  def test_each_roles_ledger_is_its_processes_parts_in_the_steady_window
+    roles = Mallard::Analysis::RoleMemory.call(judged_run, judged_window).to_h { |role| [role.role, role] }
+    ledger = roles["worker"].ledger
+
+    assert_equal [2, 100_000, 60_000], ledger.to_h.values_at(:processes_read, :rss_kb, :pss_kb)
+    parts = ledger.parts.to_h { |part| [part.name, part] }
+    assert_equal [16_000, 40_000, 4_000], parts.values_at("ruby live objects", "malloc in use", "malloc held free")
+                                               .map(&:kb)
+    assert_equal ledger.rss_kb, ledger.parts.sum(&:kb), "the parts add up to the role's RSS"
+    assert_equal ledger.pss_kb, ledger.parts.sum(&:pss_kb), "and in PSS to its PSS"
+  end
+
+  def test_a_role_whose_processes_were_not_read_has_no_parts
+    roles = Mallard::Analysis::RoleMemory.call(judged_run, judged_window).to_h { |role| [role.role, role] }
+
+    assert_equal [0, []], roles["supervisor"].ledger.to_h.values_at(:processes_read, :parts)
+    assert_equal 0, roles["dispatcher"].ledger.processes_read
+    assert_nil Mallard::Analysis::RoleMemory.call(judged_run.with(ledger: []), judged_window).last.ledger,
+               "a run without ledger readings has none"
+  end
+
   private
+
+  def judged_run
+    processes = (1..12).flat_map do |t|
+      [sample(t, 1, pss: 30_000), sample(t, 2, pss: 20_000),
+       sample(t, 3, pss: 40_000 + (t * 1024)), sample(t, 4, pss: 40_000 + (t * 1024))]
+    end
+    agent = [Run::AgentRecord.new(t: 12.0, pid: 1, requests: 0), Run::AgentRecord.new(t: 12.0, pid: 3, requests: 700),
+             Run::AgentRecord.new(t: 12.0, pid: 4, requests: 500)]
+    ledger = [reading(1.0, 1), reading(5.0, 3), reading(6.0, 4), reading(11.0, 3), reading(11.5, 4)]
+    solid_queue_run.with(processes: processes, agent: agent, ledger: ledger)
+  end
+
+  # Ticks 2 to 12: warm-up was the first.
+  def judged_window
+    totals = (2..12).map { |t| Run::TotalSample.new(t: t.to_f, processes: 4, pss_kb: 100_000, requests: t * 100) }
+    Mallard::Analysis::SteadyWindow::Window.new(samples: totals, warmup_samples: 1, metric: :pss_kb)
+  end
+
+  # One process's ledger reading, its mappings read with it: 50 MiB of RSS, 30 MiB of PSS.
+  def reading(time, pid)
+    Run::LedgerRecord.new(t: time, pid: pid, rss_kb: 50_000, file_kb: 10_000, ruby_live_kb: 8_000,
+                          ruby_pages_kb: 10_000, malloc_in_use_kb: 20_000, allocator: "glibc",
+                          malloc: { "mallinfo2.fordblks" => 2_000 * 1024 }, stacks_kb: 500, pss_kb: 30_000,
+                          file_pss_kb: 2_000, stacks_pss_kb: 500)
+  end
 
   def solid_queue_run
     processes = (1..4).flat_map do |t|
@@ -53,7 +124,7 @@ class RoleMemoryTest < Minitest::Test
        sample(t, 3, pss: 40_000 + (t * 1000)), sample(t, 4, pss: 40_000 + (t * 1000))]
     end
     meta = Run::Meta.new(subject_pid: 1, target: Run::TargetInfo.new(kind: "solid_queue"))
-    Run::SoakRun.new(meta: meta, totals: [], processes: processes)
+    Run::SoakRun.new(meta: meta, totals: [], processes: processes, agent: [])
   end
 
   def window

@@ -62,6 +62,20 @@ class SharingDecayTest < Minitest::Test
     assert_equal many.last.t * 100, worker.points.last.requests
   end
 
+  # Solid Queue's dispatcher is a child of the supervisor as its worker is, but runs no jobs: where the titles name
+  # the workers, only theirs decay.
+  def test_only_the_processes_titled_workers_are_workers
+    worker = curved.map { |sample| sample.with(title: "solid-queue-worker(1.7.2): waiting for jobs in *") }
+    dispatcher = curved.map do |sample|
+      sample.with(pid: 12, title: "solid-queue-dispatcher(1.7.2): dispatching every 1 seconds")
+    end
+    run = soak_run(worker + dispatcher)
+
+    assert_equal [11], Decay.call(run.with(meta: run.meta.with(subject_pid: 10))).workers.map(&:pid)
+    assert_equal [11, 12], Decay.call(soak_run(curved + dispatcher.map { |sample| sample.with(title: nil) }))
+                                .workers.map(&:pid), "without titles, every child is a worker"
+  end
+
   private
 
   # A worker (pid 11) served 50 requests a second, one tick a second, from t = 0: shared 10 MiB of Ruby plus what is

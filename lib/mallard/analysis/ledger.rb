@@ -112,6 +112,7 @@ module Mallard
         end
       end
 
+      # Each part summed over the processes' readings (RoleLedger sums a role's so too).
       def summed_parts(readings) = LedgerParts::NAMES.to_h { |name| [name, sum_of_processes(readings, name)] }
 
       # A part unread in any process is unread in the sum.
@@ -151,6 +152,7 @@ module Mallard
                             processes: processes(records))
       end
 
+      # The share of RSS the named parts account for (a role's too, RoleLedger).
       def explained_pct(parts)
         rss = parts.values.compact.sum
         rss.positive? ? (100.0 * (rss - parts[LedgerParts::UNEXPLAINED]) / rss).round(1) : nil
@@ -185,10 +187,8 @@ module Mallard
         Statistics.median(gaps)&.round(2)
       end
 
-      private_class_method :finding, :unconfirmed, :flat_objects?, :span, :summed, :app_totals, :summed_parts,
-                           :sum_of_processes,
-                           :sum_of, :axis, :judge, :judge_levels, :ledger, :explained_pct, :parts, :series, :processes,
-                           :interval
+      private_class_method :finding, :unconfirmed, :flat_objects?, :span, :summed, :app_totals, :sum_of_processes,
+                           :sum_of, :axis, :judge, :judge_levels, :ledger, :parts, :series, :processes, :interval
     end
   end
 end

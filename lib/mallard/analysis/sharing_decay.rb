@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "role_memory"
+
 module Mallard
   module Analysis
     # Copy-on-write decay: each worker's shared and private memory against the requests it has served, from the
@@ -26,7 +28,7 @@ module Mallard
       # @param run [Run::SoakRun]
       # @return [Summary::SharingDecay, nil] nil when the tree had no workers (one process shares with nothing)
       def call(run)
-        workers = run.processes.reject { |sample| sample.role == "main" }.group_by(&:pid)
+        workers = workers(run).group_by(&:pid)
         return if workers.empty?
 
         counts = run.agent.group_by(&:pid)
@@ -34,6 +36,15 @@ module Mallard
         Summary::SharingDecay.new(workers: workers.map do |pid, samples|
           worker(pid, samples, counts[pid], rate, run.phases.load_started_t)
         end)
+      end
+
+      # The tree's workers: where the titles name them (RoleMemory.worker_pids), theirs alone, since a job backend's
+      # dispatcher and scheduler are children that run no jobs; else every process but the one mallard started.
+      def workers(run)
+        named = RoleMemory.worker_pids(run)
+        return run.processes.reject { |sample| sample.role == "main" } if named.empty?
+
+        run.processes.select { |sample| named.include?(sample.pid) }
       end
 
       # Without the agent's count in a worker, its requests are the load tool's average rate shared evenly among the
@@ -138,8 +149,8 @@ module Mallard
         kept.last.equal?(points.last) ? kept : kept << points.last
       end
 
-      private_class_method :estimated_rate, :worker, :counted, :between, :estimated, :judged, :finding, :served?,
-                           :knee, :scale, :distance, :thinned
+      private_class_method :workers, :estimated_rate, :worker, :counted, :between, :estimated, :judged, :finding,
+                           :served?, :knee, :scale, :distance, :thinned
     end
   end
 end

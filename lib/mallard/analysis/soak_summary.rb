@@ -139,13 +139,9 @@ module Mallard
       def memory_verdict(run, steady)
         return if run.script?
 
-        axis, source = RequestAxis.call(steady.samples, load: run.load, phases: run.phases, idle: run.idle?)
-        result = LeakVerdict.call(requests: axis, rss_kb: steady.values).to_h
-        slope = result.delete(:slope_kb_per_1k_requests)
-        result[run.idle? ? :slope_kb_per_1k_s : :"slope_kb_per_1k_#{run.unit}"] = slope
-        Summary::Verdict.new(**result, unit: run.unit, metric: steady.metric.to_s, requests_source: source,
-                                       warmup_samples: steady.warmup_samples,
-                                       warmup_end_s: steady.warmup_end_s(run.phases.load_started_t.to_f))
+        Summary::Verdict.new(**MemoryVerdict.call(run, steady.samples, steady.values),
+                             metric: steady.metric.to_s, warmup_samples: steady.warmup_samples,
+                             warmup_end_s: steady.warmup_end_s(run.phases.load_started_t.to_f))
       end
 
       # The kind of run the soak is reported as (RunKind#soak_kind): a gc run's is one, a heap run's a soak.
