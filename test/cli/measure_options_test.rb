@@ -11,6 +11,7 @@ class MeasureOptionsTest < Minitest::Test
   URL = "http://127.0.0.1:{port}/"
   SOLID_QUEUE = File.expand_path("../fixtures/apps/solid_queue", __dir__)
   ENQUEUE = File.join(SOLID_QUEUE, "workload.rb")
+  GOOD_JOB = File.expand_path("../fixtures/apps/good_job", __dir__)
   COMMAND = ["--", "puma", "--bind", "tcp://127.0.0.1:{port}", File.join(APP, "config.ru")].freeze
 
   # [argv, what stderr must say]
@@ -81,9 +82,13 @@ class MeasureOptionsTest < Minitest::Test
     [["compare", APP, "--cross"], /--cross runs --config and --gc sets on every configuration --allocators names/],
     [["compare", APP, "--interval", "5", "--duration", "10"], /leaves fewer than 12 samples/],
     [["demo", APP], /demo runs on its bundled app/],
-    [["soak", "--jobs", "good_job", APP], /--jobs good_job: not yet \(mallard soaks sidekiq and solid_queue\)/],
+    [["soak", "--jobs", "good_job", "--workload", ENQUEUE, "--threads", "3", GOOD_JOB],
+     /--threads applies to a Sidekiq worker; GoodJob's threads are its config\.good_job's/],
+    [["soak", "--jobs", "good_job", "--workload", ENQUEUE, "--mode", "async", GOOD_JOB],
+     /--mode applies to a Solid Queue worker \(--jobs solid_queue\); GoodJob's one process runs its jobs/],
     [["compare", "--jobs", "resque", APP], /--jobs resque: not yet/],
-    [["soak", "--jobs", "delayed_job", APP], /invalid argument: --jobs delayed_job \(one of sidekiq, solid_queue\)/],
+    [["soak", "--jobs", "delayed_job", APP],
+     /invalid argument: --jobs delayed_job \(one of sidekiq, solid_queue, .*good_job\)/],
     [["soak", "--jobs", "solid_queue", SOLID_QUEUE], /--jobs needs --workload FILE\.rb/],
     [["soak", "--jobs", "solid_queue", "--workload", ENQUEUE, "--threads", "3", SOLID_QUEUE],
      %r{--threads applies to a Sidekiq worker; Solid Queue's threads are its config/queue\.yml's}],

@@ -16,12 +16,13 @@ module Mallard
                                             a job worker under the jobs FILE pushes, against a store of its
                                             own: sidekiq (default: bundle exec sidekiq in DIR; a Redis;
                                             --sidekiq is the same), solid_queue (default: bin/jobs in DIR,
-                                            fork mode; SQLite made by bin/rails db:prepare)
+                                            fork mode; SQLite made by bin/rails db:prepare), good_job
+                                            (default: bin/good_job start in DIR; a PostgreSQL server)
       TEXT
 
       # The job backends --jobs measures, and those it names but does not measure yet.
-      JOB_BACKENDS = %w[sidekiq solid_queue].freeze
-      LATER = %w[good_job resque].freeze
+      JOB_BACKENDS = %w[sidekiq solid_queue good_job].freeze
+      LATER = %w[resque].freeze
 
       # --until-decided's budget when none is given: ten minutes of load.
       DECIDE_BUDGET = 600.0
@@ -236,7 +237,7 @@ module Mallard
                                 "mallard's own") { |v| @subject[:redis] = v }
       end
 
-      # good_job and resque are named by issue 43 and refused until they are measured.
+      # resque is named by issue 43 and refused until it is measured.
       def job_backend(name)
         return name if JOB_BACKENDS.include?(name)
         if LATER.include?(name)

@@ -90,7 +90,11 @@ module Mallard
         raise UsageError, "give one app directory, not #{operands.size}: #{operands.join(' ')}" if operands.size > 1
         raise UsageError, "-- must be followed by the worker's command" if command&.empty?
 
-        @subject[:jobs] == "solid_queue" ? solid_queue_worker(operands, command) : sidekiq_worker(operands, command)
+        case @subject[:jobs]
+        when "solid_queue" then solid_queue_worker(operands, command)
+        when "good_job" then good_job_worker(operands, command)
+        else sidekiq_worker(operands, command)
+        end
       end
 
       def sidekiq_worker(operands, command)
@@ -103,6 +107,14 @@ module Mallard
         redis = @subject[:redis] ? Target::RedisServer::Existing.new(@subject[:redis]) : Target::RedisServer.new
         Target::SidekiqWorker.new(workload: @subject[:workload], redis: redis, dir: operands.first, command: command,
                                   threads: (@subject[:threads] if @given.include?("--threads")), user: @user)
+      end
+
+      # GoodJob's threads are its config.good_job's; its store is a PostgreSQL server of mallard's.
+      def good_job_worker(operands, command)
+        refuse(%w[--threads --redis], "applies to a Sidekiq worker; GoodJob's threads are its config.good_job's")
+        refuse(%w[--mode], "applies to a Solid Queue worker (--jobs solid_queue); GoodJob's one process runs its jobs")
+        Target::GoodJobWorker.new(workload: @subject[:workload], server: Target::PostgresServer.new,
+                                  dir: operands.first, command: command, user: @user)
       end
 
       # Solid Queue's threads and processes are its config/queue.yml's; its store is a SQLite file of mallard's.

@@ -16,7 +16,7 @@ module Mallard
       end
 
       # A job worker's work is jobs, not requests.
-      def jobs? = %w[sidekiq solid_queue].include?(kind)
+      def jobs? = %w[sidekiq solid_queue good_job resque].include?(kind)
     end
 
     # meta.json: what was run, on what, and when each phase began. Written when a run starts and again as it

@@ -63,6 +63,19 @@ module Mallard
         end
       end
 
+      # Starts it and waits for its end: a step that prepares a run (initdb, `bin/rails db:prepare`).
+      # @param what [String] what it was to do, for the failure ("make the queue database")
+      # @raise [SubjectFailed] it failed or was still running after timeout seconds, with its last lines
+      def run!(timeout:, what:)
+        start
+        deadline = Clock.monotonic + timeout
+        sleep POLL while alive? && Clock.monotonic < deadline
+        return self if status&.success?
+
+        stop
+        raise SubjectFailed.new("`#{display}` did not #{what} (#{describe_status})", output_tail: output_tail)
+      end
+
       # TERM to the whole group, then KILL whatever is left after the grace period.
       def stop(grace: 5)
         return unless @pid

@@ -8,14 +8,12 @@ module Mallard
     # The SQLite store a Solid Queue worker is measured against: a directory of the run's own (queue-store/) holding
     # fresh database files, named to the app by DATABASE_URL and QUEUE_DATABASE_URL (Rails merges them into
     # database.yml's primary and queue), and made as the app's users make theirs, by `bin/rails db:prepare`, which
-    # loads the app's db/queue_schema.rb. Removed with the run: the jobs table only grows.
+    # loads the app's db/queue_schema.rb (ActiveJobWorker runs it). Removed with the run: the jobs table only grows.
     #
     # mallard reads it from outside with the sqlite3 command-line tool (mallard's own Ruby has no sqlite3 gem, and
     # must not load the app's), read-only, waiting out the worker's write locks.
     class SolidQueueStore
       EXECUTABLE = "sqlite3"
-      SETUP = %w[bin/rails db:prepare].freeze
-      SETUP_TIMEOUT = 120
       # How long a read waits for the worker's write lock, in milliseconds.
       BUSY_MS = 2000
       DESCRIPTION = "a SQLite store of mallard's own"
@@ -45,15 +43,11 @@ module Mallard
         { "DATABASE_URL" => "sqlite3:#{file('primary')}", "QUEUE_DATABASE_URL" => "sqlite3:#{file('queue')}" }
       end
 
-      # Makes the directory and its databases with the app's own `bin/rails db:prepare`.
-      # @param env [Hash] the subject's environment, less the agent (the setup is not measured)
-      # @raise [SubjectFailed] the setup failed or ran out of time, with its last lines
-      def create(dir:, env:, user:, log_path:)
+      # Makes the directory, the subject's user's: `bin/rails db:prepare` makes the databases in it.
+      def create(user)
         FileUtils.mkdir_p(@path)
         user.give(@path)
-        setup = Command.new(SETUP, env: env.merge(self.env), log_path: log_path, chdir: dir,
-                                   spawn_options: user.spawn_options).start
-        wait(setup)
+        self
       end
 
       # @return [Array<Array<String>>] the rows, each a list of columns as text
@@ -67,16 +61,6 @@ module Mallard
       private
 
       def file(name) = File.join(@path, "#{name}.sqlite3")
-
-      def wait(setup)
-        deadline = Clock.monotonic + SETUP_TIMEOUT
-        sleep Command::POLL while setup.alive? && Clock.monotonic < deadline
-        return if setup.status&.success?
-
-        setup.stop
-        raise SubjectFailed.new("`#{setup.display}` did not make the queue database (#{setup.describe_status})",
-                                output_tail: setup.output_tail)
-      end
 
       # The queue database when db:prepare put Solid Queue's tables there, else the primary.
       def tables_file

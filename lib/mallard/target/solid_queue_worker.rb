@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../agent/switches"
+require_relative "active_job_worker"
 
 module Mallard
   module Target
@@ -14,6 +14,8 @@ module Mallard
     # (SolidQueueMode) it is up once its tree is also the mode's, read from outside; a tree still unlike it
     # MODE_GRACE after every process registered fails the run with what it is.
     class SolidQueueWorker
+      include ActiveJobWorker
+
       COMMAND = ["bin/jobs"].freeze
       PROCESSES = "SELECT pid, kind FROM solid_queue_processes"
       # Long enough for a fork supervisor to fork the rest once the first have registered.
@@ -21,27 +23,19 @@ module Mallard
       # What Solid Queue's configuration reads for the mode when its command line does not say (-- CMD).
       MODE_VARIABLE = "SOLID_QUEUE_SUPERVISOR_MODE"
 
-      attr_reader :dir, :workload_path
-
       # @param workload [String, nil] the script that pushes jobs; nil for soak --idle
       # @param command [Array<String>, nil] the worker's command line; nil for bin/jobs
       # @param mode [SolidQueueMode, nil] the mode it is started in (compare --modes); nil: as the app starts it
       # @param modes [Array<SolidQueueMode>, nil] a comparison's modes, for its description
       # @raise [NotFound] a missing workload, app directory, bin/jobs or bin/rails
       def initialize(workload:, dir: nil, command: nil, user: SubjectUser::Same, mode: nil, modes: nil)
-        @dir = File.expand_path(dir || Dir.pwd)
-        @workload_path = workload && File.expand_path(workload)
+        locate(dir, workload)
         @user = user
-        if @workload_path && !File.file?(@workload_path)
-          raise NotFound, "no workload at #{@workload_path} (--workload FILE.rb)"
-        end
-        raise NotFound, "no directory #{@dir}" unless File.directory?(@dir)
-
         @command = command
         @mode = mode
         @modes = modes
         @argv = command || (COMMAND + (mode ? mode.arguments : []))
-        check_app!(command)
+        check_app!(command, COMMAND.first)
       end
 
       # The same worker in a mode (compare --modes' rows), started as its users start that mode: bin/jobs --mode.
@@ -56,42 +50,22 @@ module Mallard
       def reforks = nil
 
       def kind = "solid_queue"
-      def url = nil
-      # Its jobs are counted by mallard's agent inside each worker process: without it there is nothing to measure.
-      def measurable_without_agent? = false
-      def after_boot? = false
-      def shapes? = false
-
-      # Scrubbed for meta.json and summaries; the command run keeps its bytes.
-      def describe
-        modes = "in modes #{@modes.map(&:label).join(', ')}" if @modes
-        details = [modes, Workload::Jobs.source(@workload_path), SolidQueueStore::DESCRIPTION,
-                   @user.describe].compact
-        "#{@argv.map { |arg| Text.scrub(arg) }.join(' ')} in #{Text.scrub(@dir)} (Solid Queue, #{details.join(', ')})"
-      end
+      def backend_name = "Solid Queue"
+      def store_description = SolidQueueStore::DESCRIPTION
+      def described_mode = ("in modes #{@modes.map(&:label).join(', ')}" if @modes)
 
       # Makes this run's store first: the worker connects at boot.
       def command(env:, run_dir:)
         @user.prepare(run_dir)
-        @store = SolidQueueStore.new(run_dir.file("queue-store"))
-        @env = env.merge(@store.env)
-        @store.create(dir: @dir, env: unmeasured(env), user: @user, log_path: run_dir.file("setup.log"))
-        worker_env = @env.merge(@user.env, Agent::Switches::JOBS => Agent::Switches::ACTIVE_JOB)
-        worker_env[MODE_VARIABLE] = @mode.label if @mode
-        @process = Command.new(@argv, env: worker_env, log_path: run_dir.file("subject.log"), chdir: @dir,
+        @store = SolidQueueStore.new(run_dir.file("queue-store")).create(@user)
+        prepare_store(env, run_dir)
+        subject_env = worker_env(env)
+        subject_env[MODE_VARIABLE] = @mode.label if @mode
+        @process = Command.new(@argv, env: subject_env, log_path: run_dir.file("subject.log"), chdir: @dir,
                                       spawn_options: @user.spawn_options)
       end
 
-      def workload(options:, run_dir:, samples:, clock:, agent_log:)
-        Workload::Jobs.new(path: @workload_path, dir: @dir, backend: self, options: options, run_dir: run_dir,
-                           samples: samples, clock: clock, agent_log: agent_log)
-      end
-
-      # The workload enqueues through the app's own Active Job, on the app's Ruby, into this run's store.
-      def workload_argv(path) = ["ruby", path]
-      def workload_env = @env.slice("PATH", "GEM_HOME", "GEM_PATH", *@store.env.keys)
       def open_stats = Probe::SolidQueueStats.new(@store)
-      def stats_hint = "see setup.log and subject.log"
 
       # @raise [SubjectFailed] the tree is not its mode's MODE_GRACE after every process registered
       def ready?
@@ -106,11 +80,6 @@ module Mallard
       def waiting_for
         "its processes never all registered in solid_queue_processes (Solid Queue's supervisor, dispatcher and " \
           "workers do once they have booted)"
-      end
-
-      # The run is over: its store goes with it.
-      def release
-        @store&.remove
       end
 
       private
@@ -132,22 +101,6 @@ module Mallard
         raise SubjectFailed, problem if Clock.monotonic - @mode_seen_up > MODE_GRACE
 
         false
-      end
-
-      def check_app!(command)
-        unless command || app_file?("bin/jobs")
-          raise NotFound, "no bin/jobs in #{@dir}: give the worker's command after --"
-        end
-        return if app_file?("bin/rails")
-
-        raise NotFound, "no bin/rails in #{@dir}: mallard makes the run's queue database with bin/rails db:prepare"
-      end
-
-      def app_file?(name) = File.file?(File.join(@dir, name))
-
-      # The setup is not what is measured: no agent, no preloaded allocator.
-      def unmeasured(env)
-        env.merge("RUBYOPT" => nil, "MALLARD_AGENT_OUT" => nil, "LD_PRELOAD" => nil)
       end
     end
   end

@@ -63,10 +63,10 @@ module Mallard
 
       # The job backend's own count of the jobs it processed, as it keeps it (Summary::Jobs#redis_processed).
       def backend_count(jobs)
-        if @summary.target&.kind == "solid_queue"
-          "Solid Queue's own count #{count(jobs.redis_processed)} (its jobs table)"
-        else
-          "Sidekiq's own count #{count(jobs.redis_processed)} (written every few seconds)"
+        case @summary.target&.kind
+        when "solid_queue" then "Solid Queue's own count #{count(jobs.redis_processed)} (its jobs table)"
+        when "good_job" then "GoodJob's own count #{count(jobs.redis_processed)} (its good_jobs table)"
+        else "Sidekiq's own count #{count(jobs.redis_processed)} (written every few seconds)"
         end
       end
 
