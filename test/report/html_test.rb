@@ -4,12 +4,14 @@ require "test_helper"
 require "mallard/report/html"
 require "tmpdir"
 require_relative "stored_summaries"
+require_relative "role_summaries"
 
 # The HTML report, rendered from the summaries of trimmed copies of real runs (test/fixtures/runs): a leaking
 # soak, a soak with two Puma workers, an interrupted soak, and a comparison, each with its meta.json. The
 # charts draw the series they are given.
 class HtmlTest < Minitest::Test
   include StoredSummaries
+  include RoleSummaries
 
   ATTACK = "<script>alert(1)</script>"
   ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
@@ -27,6 +29,20 @@ class HtmlTest < Minitest::Test
     assert_includes html, "<title>Memory over time</title>"
     assert_match(/<svg role="img" aria-label="Memory over time: Memory against time since start"/, html)
     refute_match(/\bMB\b/, html)
+  end
+
+  # A job backend's tree by role: a line a role over the run's time, and a row a role with its verdict and ledger.
+  def test_a_soak_with_roles_draws_each_roles_pss_and_tables_them
+    summary = soak_summary("soak-workers", series: soak_series).with(roles: roles)
+    html = render(summary, meta: stored_meta("soak-workers"))
+    section = html[%r{<section id="roles">.*?</section>}m]
+
+    assert section, "a section for the roles"
+    assert_includes section, "<title>PSS per role over time</title>"
+    assert_includes section, ">PSS (MiB)</text>"
+    assert_equal %w[supervisor dispatcher scheduler worker], section.scan(%r{<th scope="row">(\w+)</th>}).flatten
+    assert_includes section, "<td>12,345</td>", "the jobs the workers ran"
+    refute_includes render_soak("soak-workers"), '<section id="roles">', "a web app's soak has no roles"
   end
 
   def test_a_chart_tables_the_points_of_its_series_as_given

@@ -6,6 +6,7 @@ require_relative "stored_summaries"
 require_relative "heap_summaries"
 require_relative "container_summaries"
 require_relative "sharing_summaries"
+require_relative "role_summaries"
 
 # Each kind of run has one presenter of the sentences its views share (PRESENTERS: a gc run is a soak shown GC first):
 # every sentence it gives for a summary appears, word for word, in the terminal view and in the HTML page of that
@@ -14,6 +15,7 @@ class SameSentencesTest < Minitest::Test
   include HeapSummaries
   include ComparisonRows
   include SharingSummaries
+  include RoleSummaries
 
   LIVE_SET = { "verdict" => "inconclusive", "slope" => 12.3, "ci" => [-4.5, 29.1], "unit" => "slots per 1,000 requests",
                "samples" => 9, "observed" => 16_290, "tolerance" => 1000.0, "needed" => 52_000,
@@ -73,6 +75,14 @@ class SameSentencesTest < Minitest::Test
 
     assert_same_sentences(summary, stored_meta("soak-workers"), at_least: 6)
     assert_equal 3, Mallard::Report::SoakSentences.new(summary).sharing.size
+  end
+
+  # A job backend's memory per role: each role's verdict and ledger, and what the figures are.
+  def test_a_soaks_roles_read_the_same_in_both_views
+    summary = soak("soak-workers").with(roles: roles)
+
+    assert_same_sentences(summary, stored_meta("soak-workers"), at_least: 9)
+    assert_equal 9, Mallard::Report::SoakSentences.new(summary).per_role.all.size
   end
 
   def test_a_gc_runs_sentences_read_the_same_in_both_views

@@ -21,15 +21,29 @@ module Mallard
         def title = "mallard #{kind} — #{description}"
 
         def sections
-          memory = Section.new(id: "memory", title: "Memory over time",
-                               parts: [@charts.memory.to_html, *@sentences.container,
-                                       SharingChart.new(@summary.sharing_decay).to_html, *@sentences.sharing,
-                                       ledger_chart]).to_s
-          middle = @gc_first ? [gc_section, memory, load_section] : [memory, load_section, gc_section]
+          memory = [memory_section, roles_section].compact
+          middle = @gc_first ? [gc_section, *memory, load_section] : [*memory, load_section, gc_section]
           [header, SoakVerdictView.new(@summary).to_s, *middle, MetadataView.new(@meta).to_s]
         end
 
         private
+
+        def memory_section
+          Section.new(id: "memory", title: "Memory over time",
+                      parts: [@charts.memory.to_html, *@sentences.container,
+                              SharingChart.new(@summary.sharing_decay).to_html, *@sentences.sharing,
+                              ledger_chart]).to_s
+        end
+
+        # A job backend's tree by role: each role's PSS over time, and its figures, verdict and ledger; nil without.
+        def roles_section
+          return unless @summary.roles&.any?
+
+          words = @sentences.per_role
+          Section.new(id: "roles", title: "Memory per role",
+                      parts: [RoleChart.new(@summary.roles).to_html, RoleTable.new(@summary.roles, words: words).to_s,
+                              words.basis]).to_s
+        end
 
         def ledger_chart
           LedgerChart.new(@summary.ledger, sentence: @sentences.ledger, pss: @sentences.ledger_pss).to_html

@@ -41,6 +41,7 @@ module Mallard
           table.boot-tree tbody th { min-width: 12em; }
           td.num { text-align: right; white-space: nowrap; }
           table.heap-sites, table.heap-groups, table.heap-dumps { font-size: 0.85rem; }
+          table.roles { font-size: 0.85rem; }
           table.heap-sites tr.significant td { font-weight: 600; }
           details.table-view summary { cursor: pointer; color: var(--muted); }
           details.table-view table { font-size: 0.85rem; }

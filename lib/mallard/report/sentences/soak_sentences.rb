@@ -30,7 +30,7 @@ module Mallard
       def all
         [saturation, conclusion, memory_slope, memory_hint, memory_basis, live_set_slope, live_set_hint, live_set_basis,
          ledger, ledger_pss, gc_runs, gc_pauses, *gc.causes.map(&:last), gc_correlation, *gc_settings, ramp,
-         instrumented, *container, *sharing].compact
+         instrumented, *container, *sharing, *@roles.all].compact
       end
 
       # A soak keeps mallard's agent in the app, since its purpose is the explanation, and says so: its absolute req/s
@@ -58,8 +58,11 @@ module Mallard
       # Copy-on-write decay (SharingSentences): a line per worker and what the figures are; empty without workers.
       def sharing = @sharing.all
 
-      # A job backend's memory per role (RoleSentences), shown by the terminal and carried by the JSON; empty without.
-      def roles = @roles.all
+      # A job backend's memory per role (RoleSentences): the terminal's lines; empty without.
+      def roles = @roles.lines
+
+      # The same presenter, for the HTML page's role table: each role's figures, verdict and ledger.
+      def per_role = @roles
 
       # The job backend's own count of the jobs it processed, as it keeps it (Summary::Jobs#redis_processed).
       def backend_count(jobs)
