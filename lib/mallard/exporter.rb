@@ -8,7 +8,8 @@
 #   MALLARD_METRICS=127.0.0.1:9394                 # where it listens (the default; "off" to disable)
 #
 # Per process: RSS, PSS and USS; GC runs, time, live slots and old objects; the allocator's statistics; the
-# malloc_trim count of mallard/trim; and the allocator as `mallard doctor` detects it. One endpoint covers a
+# malloc_trim count of mallard/trim; the allocator as `mallard doctor` detects it; and the requests Puma's
+# processes served, by method and path (PumaHook, RequestCounts), summed over the tree. One endpoint covers a
 # Puma cluster: the process that loaded this file serves, and every process it forks (Puma's workers) writes
 # its own readings every MALLARD_METRICS_INTERVAL seconds (default 5) to a private directory that the server
 # reads at each scrape, beside each process's /proc files. Metrics are labelled pid and role (master, worker).
@@ -23,6 +24,7 @@ require_relative "exporter/readings"
 require_relative "exporter/readings_dir"
 require_relative "exporter/scrape"
 require_relative "exporter/server"
+require_relative "exporter/puma_hook"
 
 module Mallard
   module Exporter
@@ -54,6 +56,7 @@ module Mallard
         Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
         at_exit { clean_up }
         @thread = start_thread(serve: true)
+        PumaHook.watch
         @started = true
       rescue StandardError => e
         warn_once("not started: #{e.message}")
@@ -61,6 +64,7 @@ module Mallard
       end
 
       def after_fork
+        RequestCounts.after_fork
         @server&.close
         @server = nil
         @thread = start_thread(serve: false)

@@ -30,9 +30,8 @@ class ExporterPumaTest < Minitest::Test
       assert_equal ([master] + workers).sort, pids_in(text).sort, text
       assert_roles(text, master, workers)
       assert_memory_parts(settled_scrape(port) || text, [master] + workers)
-      assert_container_on_the_master(text, master)
       assert_conditions(text, master, workers)
-      assert_served_once_on_loopback(port, master)
+      assert_the_master_serves_the_tree(port, text, master)
     end
   end
 
@@ -42,6 +41,8 @@ class ExporterPumaTest < Minitest::Test
       port = Mallard::Target::FreePort.pick
       @server = PumaServer.new("hello", workers: 1, env: exporter_env(port)).start
       eventually(20) { scrape(port)&.include?('role="worker"') }
+      Net::HTTP.get(URI("#{@server.url}/users/12"))
+      eventually(5) { scrape(port)&.include?("ruby_http_requests_total") }
       response = get(port, accept: nil)
       out, status = Open3.capture2e("promtool", "check", "metrics", stdin_data: response.body)
 
@@ -101,6 +102,27 @@ class ExporterPumaTest < Minitest::Test
   end
 
   private
+
+  # What the master alone serves: the container, the one endpoint, and the tree's requests.
+  def assert_the_master_serves_the_tree(port, text, master)
+    assert_container_on_the_master(text, master)
+    assert_served_once_on_loopback(port, master)
+    assert_requests_summed_over_the_tree(port, master)
+  end
+
+  # Puma's workers count the requests they serve (each on a new connection, so both workers take some); the master
+  # serves their sum, one series per method and path, ids as :id.
+  def assert_requests_summed_over_the_tree(port, master)
+    %w[/ /slow /users/1 /users/2 /users/0a1b2c3d4e5f6a7b8c9d /].each do |path|
+      Net::HTTP.get(URI("#{@server.url}#{path}"))
+    end
+    counted = /^ruby_http_requests_total\{pid="#{master}",role="master",method="GET",path="([^"]*)"\} (\d+)$/
+    text = eventually(5) { (found = scrape(port)) && found.scan(counted).sum { |_, n| n.to_i } >= 6 && found }
+
+    assert_equal({ "/" => 2, "/slow" => 1, "/users/:id" => 3 }, text.to_s.scan(counted).to_h.transform_values(&:to_i),
+                 text)
+    refute_match(/^ruby_http_requests_total\{pid="\d+",role="worker"/, text.to_s, "only the master's sum")
+  end
 
   def exporter_env(port)
     { "RUBYOPT" => RUBYOPT, "MALLARD_METRICS" => "127.0.0.1:#{port}", "MALLARD_METRICS_INTERVAL" => "0.2",

@@ -22,7 +22,8 @@ class ExpositionTest < Minitest::Test
     jemalloc = Detection.new(name: "jemalloc", via: "preloaded", path: "/usr/lib/libjemalloc.so.2")
     [Exposition::Snapshot.new(pid: 10, role: "master", memory: memory, readings: READINGS, allocator: jemalloc,
                               container: CONTAINER,
-                              conditions: { cpus: 2, pool_threads: 0, ruby: "3.3.8", yjit: true }),
+                              conditions: { cpus: 2, pool_threads: 0, ruby: "3.3.8", yjit: true },
+                              requests: { "request.GET:/users/:id" => 7, "request.POST:other" => 1 }),
      Exposition::Snapshot.new(pid: 11, role: "worker", memory: memory, readings: { "gc.count" => 1 },
                               allocator: nil)]
   end
@@ -71,9 +72,13 @@ class ExpositionTest < Minitest::Test
     assert_equal 4, lines.grep(/\Aruby_container_memory_bytes\{/).size, "current, anon, file, peak: no limit"
   end
 
-  # What a lab sets against production: the CPUs, Puma's pool threads, the Ruby and YJIT.
+  # What a lab sets against production: the CPUs, Puma's pool threads, the Ruby and YJIT, the tree's requests.
   def test_the_conditions_a_lab_is_set_against
     lines = Exposition.new(snapshots).render.lines(chomp: true)
+
+    assert_includes lines, 'ruby_http_requests_total{pid="10",role="master",method="GET",path="/users/:id"} 7'
+    assert_includes lines, 'ruby_http_requests_total{pid="10",role="master",method="POST",path="other"} 1'
+    assert_includes lines, "# TYPE ruby_http_requests counter"
 
     assert_includes lines, 'ruby_process_cpus{pid="10",role="master"} 2'
     assert_includes lines, 'ruby_puma_pool_threads{pid="10",role="master"} 0'

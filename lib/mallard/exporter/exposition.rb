@@ -18,8 +18,10 @@ module Mallard
       # (Readings), its allocator as doctor detects it (Allocators::Detection, nil when unreadable), and, for the
       # tree's root alone, the memory cgroup it sits in (Probe::CgroupMemory#read: KiB; nil elsewhere or unreadable);
       # the conditions it runs in, as a lab would set them (ProcessConditions: the CPUs it may run on, Puma's pool
-      # threads in it, its Ruby's version and whether YJIT is on).
-      Snapshot = Struct.new(:pid, :role, :memory, :readings, :allocator, :container, :conditions, keyword_init: true)
+      # threads in it, its Ruby's version and whether YJIT is on); and, for the root alone, the requests the tree
+      # served (RequestTotals#sum).
+      Snapshot = Struct.new(:pid, :role, :memory, :readings, :allocator, :container, :conditions, :requests,
+                            keyword_init: true)
 
       # name, type, unit (nil: none), help, and how a snapshot gives its samples: a number, nil (no sample), or
       # [[labels, number], ...].
@@ -68,6 +70,13 @@ module Mallard
       def self.container_oom_kills(snapshot)
         container = snapshot.container
         container && container[:oom_kills] && [[{ "cgroup" => container[:path].to_s }, container[:oom_kills]]]
+      end
+
+      def self.requests(snapshot)
+        snapshot.requests&.map do |key, count|
+          method, path = RequestCounts.split(key)
+          [{ "method" => method, "path" => path }, count]
+        end
       end
 
       def self.condition(key) = ->(snapshot) { snapshot.conditions&.fetch(key, nil) }
@@ -122,6 +131,10 @@ module Mallard
         Family.new(MetricNames::POOL_THREADS, "gauge", nil, "Threads of Puma's pool in the process (named puma srv " \
                                                             "tp 001…); 0 outside Puma's workers.",
                    condition(:pool_threads)),
+        Family.new(MetricNames::HTTP_REQUESTS, "counter", nil,
+                   "Requests Puma's processes served since the tree started, summed over them (the master alone), " \
+                   "by method and path (a segment of digits, long hex or a UUID as :id; past " \
+                   "#{RequestCounts::MAX_PATHS} paths, other).", method(:requests)),
         Family.new(MetricNames::RUBY, "info", nil, "The Ruby the process runs: its version, and whether YJIT is on.",
                    method(:ruby)),
         Family.new("ruby_allocator", "info", nil, "The malloc the process really runs, as `mallard doctor` reads it " \

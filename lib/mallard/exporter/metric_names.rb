@@ -15,6 +15,8 @@ module Mallard
       CPUS = "ruby_process_cpus"
       POOL_THREADS = "ruby_puma_pool_threads"
       RUBY = "ruby_version"
+      # Requests served by the tree, by method and path (Exporter::RequestCounts): a counter, its samples _total.
+      HTTP_REQUESTS = "ruby_http_requests"
       CONTAINER_KINDS = { "current" => :usage_kb, "anon" => :anon_kb, "file" => :file_kb, "peak" => :peak_kb,
                           "limit" => :limit_kb }.freeze
 

@@ -4,14 +4,15 @@ require_relative "../agent/malloc_stats"
 require_relative "../agent/ledger"
 require_relative "../run/records"
 require_relative "../analysis/ledger_parts"
+require_relative "request_counts"
 
 module Mallard
   module Exporter
     # What only a process itself can read about its memory: GC.stat's counts, its allocator's statistics, how
-    # often mallard/trim has trimmed, and its RSS in the memory ledger's parts (Analysis::LedgerParts, from the
-    # reading a soak's agent takes, Agent::Ledger, with the mappings only under MALLARD_MAPPINGS_INTERVAL).
-    # Each process of the tree writes its own to a file every interval (see Exporter), and the one that serves
-    # reads them all at a scrape. The format is "key value" lines, so the app
+    # often mallard/trim has trimmed, the requests it served by method and path (RequestCounts), and its RSS in the
+    # memory ledger's parts (Analysis::LedgerParts, from the reading a soak's agent takes, Agent::Ledger, with the
+    # mappings only under MALLARD_MAPPINGS_INTERVAL). Each process of the tree writes its own to a file every interval
+    # (see Exporter), and the one that serves reads them all at a scrape. The format is "key value" lines, so the app
     # loads no json for it. GC.stat's keys differ between Rubies: a key the running one lacks is left out,
     # never written as a made-up zero.
     module Readings
@@ -31,7 +32,7 @@ module Mallard
         fields["malloc"].each { |name, value| readings["#{MALLOC_PREFIX}#{name}"] = value }
         trims = trim_count
         readings["trims"] = trims if trims
-        readings.merge(parts(fields))
+        readings.merge(parts(fields), RequestCounts.readings)
       end
 
       # The ledger's parts in bytes, as "part.<name, spaces as _>" (a reading's key has no space); a part the

@@ -11,6 +11,7 @@ require_relative "../probe/puma_tree"
 require_relative "../cpus/layout"
 require_relative "../allocators/detection"
 require_relative "readings"
+require_relative "request_totals"
 require_relative "exposition"
 
 module Mallard
@@ -30,6 +31,7 @@ module Mallard
         @dir = readings_dir
         @proc_root = proc_root
         @allocators = {}
+        @requests = RequestTotals.new
       end
 
       # @return [Array<Exposition::Snapshot>]
@@ -38,7 +40,9 @@ module Mallard
         texts = @dir.read_all
         forget_gone(texts.keys - tree)
         @allocators.select! { |pid, _| tree.include?(pid) }
-        tree.filter_map { |pid| texts[pid] && snapshot(pid, Readings.parse(texts[pid])) }
+        found = tree.filter_map { |pid| texts[pid] && snapshot(pid, Readings.parse(texts[pid])) }
+        requests = @requests.sum(found.to_h { |one| [one.pid, one.readings] })
+        found.each { |one| one.requests = requests if one.pid == @root_pid }
       end
 
       # The start time a process writes into its readings, to tell it from a later process with its pid.
