@@ -40,6 +40,19 @@ class TreeShapeTest < Minitest::Test
     assert_equal 1, tree.workers
   end
 
+  # Solid Queue inside Puma (its plugin): the Puma at the root hosts the supervisor, and is a role of its own.
+  def test_a_puma_hosting_solid_queue_is_its_own_role
+    readings = [reading(40, 1, "puma 8.0.2 (tcp://127.0.0.1:9292) [app]", 3),
+                reading(41, 40, "solid-queue-fork-supervisor(1.7.2): supervising 42, 43", 0),
+                reading(42, 41, "solid-queue-dispatcher(1.7.2): dispatching every 1 seconds", 0),
+                reading(43, 41, "solid-queue-worker(1.7.2): waiting for jobs in *", 0)]
+    tree = Mallard::Analysis::TreeShape.call(readings)
+
+    assert_equal "puma", tree.server
+    assert_equal %w[puma supervisor dispatcher worker], tree.processes.map(&:role)
+    assert_equal 1, tree.workers
+  end
+
   def test_a_process_alone_is_no_tree
     assert_nil Mallard::Analysis::TreeShape.call([reading(1, 0, "ruby app.rb", 0)])
   end

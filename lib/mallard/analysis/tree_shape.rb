@@ -20,7 +20,8 @@ module Mallard
       def call(readings)
         return if readings.size < 2
 
-        processes = readings.each_with_index.map { |reading, index| process(reading, root: index.zero?) }
+        hosting = hosts_jobs?(readings.map { |reading| reading[:title] })
+        processes = readings.each_with_index.map { |reading, index| process(reading, index.zero?, hosting) }
         workers = processes.select { |process| process.role.start_with?("worker") }
         build(processes, workers, server(readings.first[:title]))
       end
@@ -34,22 +35,29 @@ module Mallard
                                processes: processes)
       end
 
-      def process(reading, root:)
+      def process(reading, root, hosting)
         memory = reading[:memory]
         shared = memory[:rss_kb] - memory[:uss_kb]
-        Summary::TreeProcess.new(pid: reading[:pid], parent: reading[:parent], role: role(reading[:title], root),
+        Summary::TreeProcess.new(pid: reading[:pid], parent: reading[:parent],
+                                 role: role(reading[:title], root, hosts_jobs: hosting),
                                  title: reading[:title], pool_threads: reading[:pool_threads],
                                  rss_kb: memory[:rss_kb], pss_kb: memory[:pss_kb], uss_kb: memory[:uss_kb],
                                  shared_kb: shared, shared_pct: percent(shared, memory[:rss_kb]))
       end
 
-      def role(title, root)
+      # hosts_jobs: the tree holds Solid Queue's processes, so a Puma at its root hosts them (Solid Queue's plugin,
+      # SOLID_QUEUE_IN_PUMA): neither a master of workers nor a supervisor, its role is "puma".
+      def role(title, root, hosts_jobs: false)
         return title[SOLID_QUEUE, 1] if title.match?(SOLID_QUEUE)
+        return "puma" if root && hosts_jobs && server(title) == "puma"
         return "master" if root
         return "worker #{title[WORKER, 1]}" if title.match?(WORKER)
 
         title.match?(MOLD) ? "mold" : "child"
       end
+
+      # @param titles [Array<String>] a tree's
+      def hosts_jobs?(titles) = titles.any? { |title| title.match?(SOLID_QUEUE) }
 
       def server(title) = SERVERS.find { |_, pattern| title.match?(pattern) }&.first
 
