@@ -25,6 +25,18 @@ class RoleMemoryTest < Minitest::Test
     assert_equal 30_000 + 20_000 + 86_000, steady_tree, "the roles add up to the tree"
   end
 
+  # Solid Queue inside Puma: the Puma at the root, which forked the supervisor, is a role of its own, first, and the
+  # tree's summed PSS includes it.
+  def test_a_puma_hosting_solid_queue_is_its_own_role_first
+    puma = (1..4).map { |t| sample(t, 9, pss: 50_000).with(title: "puma 8.0.2 (tcp://127.0.0.1:3000) [app]") }
+    hosted = solid_queue_run.with(processes: puma + solid_queue_run.processes,
+                                  meta: solid_queue_run.meta.with(subject_pid: 9))
+    roles = Mallard::Analysis::RoleMemory.call(hosted, window)
+
+    assert_equal %w[puma supervisor dispatcher worker], roles.map(&:role)
+    assert_equal 50_000 + 30_000 + 20_000 + 86_000, roles.sum(&:steady_pss_kb)
+  end
+
   def test_the_workers_are_known_by_their_titles
     assert_equal [3, 4], Mallard::Analysis::RoleMemory.worker_pids(solid_queue_run).sort
   end
