@@ -41,6 +41,8 @@ class SolidQueueTest < Minitest::Test
     assert_equal "complete", summary["status"], summary["reason"]
     assert_jobs summary["jobs"]
     assert_roles_are_the_processes_own summary["roles"], reads
+    assert_roles_judged_and_explained summary["roles"], summary["jobs"]
+    assert_roles_drawn File.read(File.join(@tmp, "soak.html")), summary["roles"]
     assert_gone(reads["pids"] + processes_left_by_mallard(@tag), within: 5)
     refute_path_exists File.join(@out, "queue-store"), "the run's store is removed with it"
   end
@@ -78,7 +80,8 @@ class SolidQueueTest < Minitest::Test
     err_file = File.join(@tmp, "err.log")
     pid = Process.spawn({ "MALLARD_TEST_TAG" => @tag, "RUBY_YJIT_ENABLE" => "1" }, Gem.ruby, EXE, "soak",
                         "--jobs", "solid_queue", "--workload", File.join(APP, "workload.rb"), "--ruby", @ruby,
-                        "--duration", DURATION.to_s, "--json", "--out", @out, APP, out: out_file, err: err_file)
+                        "--duration", DURATION.to_s, "--json", "--html", File.join(@tmp, "soak.html"), "--out", @out,
+                        APP, out: out_file, err: err_file)
     watcher = Thread.new { watch(reads) }
     _, status = Timeout.timeout(DURATION + 60) { Process.wait2(pid) }
     watcher.kill
@@ -107,6 +110,37 @@ class SolidQueueTest < Minitest::Test
     end
     tree = median(reads["tree"])
     assert_in_delta tree, steady.values.sum, PSS_TOLERANCE * tree, "the roles' sum against the tree's"
+  end
+
+  # Each role judged against the tree's jobs (the workers ran them all, the others none) and explained by its ledger's
+  # parts, read in every role's process: the parts add up to what the agent read of its RSS.
+  def assert_roles_judged_and_explained(roles, jobs)
+    by_role = roles.to_h { |role| [role["role"], role] }
+    assert_in_delta jobs["processed"], by_role["worker"]["jobs"], jobs["processed"] * 0.05, "the workers ran them"
+    %w[supervisor dispatcher scheduler].each { |idle| assert_equal 0, by_role[idle]["jobs"], idle }
+    roles.each do |role|
+      verdict = role["verdict"]
+      assert_includes %w[growing plateaued inconclusive], verdict["memory"], role.inspect
+      assert_operator verdict["requests_observed"], :>, 50 * SETTLE_S, "#{role['role']}: over the tree's jobs"
+      assert_operator verdict["samples"], :>=, 6, "#{role['role']}: a 25 s run is not too thin"
+      assert_role_ledger role
+    end
+  end
+
+  def assert_role_ledger(role)
+    ledger = role["ledger"]
+    assert_equal role["processes"], ledger["processes_read"], "#{role['role']}: the agent runs in every process"
+    parts = ledger["parts"].to_h { |part| [part["name"], part["kb"]] }
+    assert_operator parts["ruby live objects"], :>, 0, role.inspect
+    assert_equal ledger["rss_kb"], parts.values.compact.sum, "#{role['role']}: the parts add up to its RSS"
+  end
+
+  # The HTML page's roles section: the chart of each role's PSS and a row a role.
+  def assert_roles_drawn(html, roles)
+    section = html[%r{<section id="roles">.*?</section>}m]
+    assert section, "the page has the roles"
+    assert_includes section, "<title>PSS per role over time</title>"
+    assert_equal(roles.map { |role| role["role"] }, section.scan(%r{<th scope="row">(\w+)</th>}).flatten)
   end
 
   # Every half second once the load has settled, until the run writes its summary: each process of the subject's
