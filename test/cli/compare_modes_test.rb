@@ -3,7 +3,7 @@
 require "test_helper"
 
 # compare --modes' refusals, all before anything runs (exit 64, no run directory): a target that is not a Solid Queue
-# worker, a mode not measured (puma: not yet) or not Solid Queue's, a mode named twice; and the modes crossing the
+# worker, a mode not Solid Queue's, a mode named twice; and the modes crossing the
 # configurations as shapes do.
 class CompareModesCliTest < Minitest::Test
   include CliRuns
@@ -32,12 +32,24 @@ class CompareModesCliTest < Minitest::Test
     assert_refused("give --mode or --modes, not both", *solid_queue, "--mode", "async", "--modes", "fork,async")
   end
 
-  def test_a_mode_not_measured_is_refused
-    { "fork,puma" => "--modes puma: Solid Queue inside Puma (its plugin, SOLID_QUEUE_IN_PUMA) is not measured yet",
-      "fork,threads" => "--modes takes fork, async, not threads",
+  def test_a_mode_not_solid_queues_is_refused
+    { "fork,threads" => "--modes takes fork, async, puma, not threads",
       "fork,fork" => "--modes names a mode twice" }.each do |list, message|
       assert_refused(message, *solid_queue, "--modes", list)
     end
+  end
+
+  # Puma mode starts the app's Puma, whose config must load Solid Queue's plugin: refused before any row runs.
+  def test_puma_mode_needs_the_plugin_in_the_apps_puma_config
+    app = File.join(@out, "app")
+    FileUtils.cp_r(SOLID_QUEUE, app)
+    File.write(File.join(app, "config/puma.rb"), "port ENV.fetch(\"PORT\", 3000)\n")
+    status, _out, err = run_cli("compare", "--out", File.join(@out, "run"), "--jobs", "solid_queue", "--workload",
+                                ENQUEUE, "--modes", "fork,puma", app)
+
+    assert_equal 66, status, err
+    assert_includes err, "no `plugin :solid_queue` in #{app}/config/puma.rb"
+    refute File.exist?(File.join(@out, "run")), "refused before anything ran"
   end
 
   # Modes cross the configurations: 2 configurations × 2 modes are 4 rows, every run with the agent.

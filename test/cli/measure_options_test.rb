@@ -102,10 +102,10 @@ class MeasureOptionsTest < Minitest::Test
     [["soak", "--jobs", "solid_queue", "--idle", "soon", SOLID_QUEUE], /invalid argument: --idle soon/],
     [["compare", "--jobs", "solid_queue", "--idle", "10s", SOLID_QUEUE], /invalid option: --idle/],
     [["soak", APP, "--mode", "async"], /--mode applies to a job worker \(--jobs\)/],
-    [["soak", "--jobs", "solid_queue", "--workload", ENQUEUE, "--mode", "puma", SOLID_QUEUE],
-     /--mode puma: Solid Queue inside Puma .* is not measured yet/],
+    [["soak", "--jobs", "solid_queue", "--workload", ENQUEUE, "--mode", "puma", "--threads", "3", SOLID_QUEUE],
+     /--threads applies to a Sidekiq worker; Solid Queue's threads are its config/],
     [["soak", "--jobs", "solid_queue", "--workload", ENQUEUE, "--mode", "forked", SOLID_QUEUE],
-     /--mode takes fork, async, not forked/],
+     /--mode takes fork, async, puma, not forked/],
     [["soak", "--sidekiq", "--workload", ENQUEUE, "--mode", "async", "--", "sidekiq"],
      /--mode applies to a Solid Queue worker \(--jobs solid_queue\); Sidekiq has one mode/]
   ].freeze

@@ -299,8 +299,10 @@ module Mallard
                                        "CONFIG/2x5); needs --rate") do |v|
           @cli[:shapes] = v
         end
-        opts.on("--modes LIST", Array, "with --jobs solid_queue: Solid Queue's modes, fork and async, each " \
-                                       "configuration in each (rows CONFIG/async)") { |v| @cli[:modes] = v }
+        opts.on("--modes LIST", Array, "with --jobs solid_queue: Solid Queue's modes, fork, async and puma (inside " \
+                                       "the app's Puma), each configuration in each (rows CONFIG/async)") do |v|
+          @cli[:modes] = v
+        end
         opts.on("--like SELECTOR", "set the lab as production's processes run (their threads, workers, CPUs), read " \
                                    "from their exporter in Prometheus (--prometheus); say what still differs") do |v|
           @cli[:like] = v

@@ -230,7 +230,8 @@ module Mallard
         end
         on(opts, "--sidekiq", "the same as --jobs sidekiq") { @subject[:jobs] = "sidekiq" }
         on(opts, "--workload FILE", "job worker: the Ruby file that pushes jobs") { |v| @subject[:workload] = v }
-        on(opts, "--mode MODE", "with --jobs solid_queue: fork or async, the mode bin/jobs runs in") do |v|
+        on(opts, "--mode MODE", "with --jobs solid_queue: fork or async (bin/jobs --mode), or puma (inside the " \
+                                "app's Puma, SOLID_QUEUE_IN_PUMA)") do |v|
           @subject[:mode] = v
         end
         on(opts, "--redis URL", "job worker: use this Redis (127.0.0.1 or unix socket) instead of one of " \
