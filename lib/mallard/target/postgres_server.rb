@@ -10,7 +10,9 @@ module Mallard
     # The PostgreSQL a GoodJob worker is measured against: a fresh cluster of the run's own (initdb, from Debian's
     # postgresql package: the newest /usr/lib/postgresql/*/bin), served by `postgres` on a free 127.0.0.1 port (no
     # Unix socket: a run directory's path can be longer than a socket's), started through the Lifeline in a process
-    # group of its own like every child, so a SIGKILL of mallard ends it too, and removed with the run.
+    # group of its own like every child, so a SIGKILL of mallard ends it too, and removed with the run. Its own
+    # children (checkpointer, WAL writer, backends) lead groups of their own (PostgreSQL's children call setsid) and end
+    # once they see the postmaster gone: stopping the postmaster stops the server.
     #
     # PostgreSQL refuses to run as root: when mallard is root it runs as the `postgres` user the package makes, with a
     # directory given to it (SubjectUser), in the run directory when that user can reach it, else in a directory of
