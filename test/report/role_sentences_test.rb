@@ -17,8 +17,8 @@ class RoleSentencesTest < Minitest::Test
                  "tolerance 1.0 MiB)", words.verdict(worker)
     assert_match(/\Asupervisor's PSS: plateaued, \+3\.1 KiB per 1,000 jobs the tree ran/, words.verdict(supervisor))
     assert_match(/about 12,000 jobs after warm-up would decide it\z/, words.verdict(dispatcher))
-    assert_equal "scheduler's PSS: too few steady samples to judge (4; it takes 6 over some jobs)",
-                 words.verdict(scheduler)
+    assert_equal "scheduler's PSS: too thin to judge, 4 steady samples over 120 jobs (it takes 6 samples and some " \
+                 "jobs)", words.verdict(scheduler)
   end
 
   def test_a_roles_jobs_are_its_own_and_unsaid_where_the_agent_recorded_none

@@ -9,7 +9,7 @@ module RoleSummaries
   def roles
     [role("supervisor", 1, 0, verdict("plateaued", 3.1, [-20.4, 26.6]), ledger(1, pss: false)),
      role("dispatcher", 1, nil, verdict("inconclusive", 210.0, [-80.0, 500.0], needed: 12_000), ledger(0)),
-     role("scheduler", 1, 0, { memory: "inconclusive", finding: "too_thin", samples: 4, unit: "jobs" }, ledger(1)),
+     role("scheduler", 1, 0, thin, ledger(1)),
      role("worker", 2, 12_345, verdict("growing", 2048.0, [1500.0, 2600.0]), ledger(2))]
       .map { |hash| Mallard::Summary::RolePart.from_h(hash) }
   end
@@ -25,6 +25,9 @@ module RoleSummaries
     { memory: word, finding: word, slope_kb_per_1k_jobs: slope, ci: interval, samples: 40, requests_observed: 9_000,
       tolerance_kb: 1024.0, requests_needed: needed, metric: "pss_kb", requests_source: "agent", unit: "jobs" }
   end
+
+  # Too few steady samples to fit a slope.
+  def thin = { memory: "inconclusive", finding: "too_thin", samples: 4, requests_observed: 120, unit: "jobs" }
 
   def ledger(read, pss: true)
     return { processes_read: 0, parts: [] } if read.zero?

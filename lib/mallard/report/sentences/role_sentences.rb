@@ -86,9 +86,13 @@ module Mallard
         end.join(", ")
       end
 
+      # Too few samples, or no work done over them (a window in which the tree ran no job): either is too thin.
       def thin(role)
-        format("%<role>s's PSS: too few steady samples to judge (%<samples>d; it takes %<min>d over some jobs)",
-               role: role.role, samples: role.verdict.samples.to_i, min: Analysis::LeakVerdict::MIN_SAMPLES)
+        judged = role.verdict
+        format("%<role>s's PSS: too thin to judge, %<samples>d steady samples over %<observed>s %<unit>s (it takes " \
+               "%<min>d samples and some %<unit>s)",
+               role: role.role, samples: judged.samples.to_i, observed: count(judged.requests_observed.to_i),
+               unit: judged.unit, min: Analysis::LeakVerdict::MIN_SAMPLES)
       end
 
       def needed(judged)
