@@ -31,7 +31,8 @@ module Mallard
       # Another Puma shape: workers and threads are variables (WEB_CONCURRENCY, RAILS_MAX_THREADS); preloading or not,
       # fork_worker, and warmup or compaction before fork are lines of config/puma.rb; Pitchfork is another server, a
       # gem the app adds. Solid Queue's mode (compare --modes, riding the rows as a shape) is a variable too,
-      # SOLID_QUEUE_SUPERVISOR_MODE, or bin/jobs --mode.
+      # SOLID_QUEUE_SUPERVISOR_MODE, or bin/jobs --mode; inside Puma, SOLID_QUEUE_IN_PUMA (the plugin's line is in a
+      # Rails 8 app's config/puma.rb).
       # @param shape, baseline [PumaShape, SolidQueueMode, nil]
       def shape_effort(shape, baseline)
         return NOTHING if shape == baseline
