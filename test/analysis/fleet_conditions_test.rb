@@ -14,26 +14,34 @@ class FleetConditionsTest < Minitest::Test
                  series({ "role" => "worker" }, 4, 2)],
       "threads" => [series({ "role" => "master" }, 0), series({}, 16), series({}, 16)],
       "ruby" => [series(RUBY, 1), series(RUBY, 1), series({ "version" => "3.3.7", "yjit" => "false" }, 1)],
-      "malloc" => [series({ "allocator" => "jemalloc" }, 1)]
+      "malloc" => [series({ "allocator" => "jemalloc" }, 1)],
+      "mix" => [series({ "method" => "GET", "path" => "/" }, 20, 40),
+                series({ "method" => "POST", "path" => "/a" }, 10)]
     )
 
-    assert_equal({ ruby: "3.3.8", yjit: true, cpus: 4, threads: 16, workers: 2, malloc: "jemalloc" }, conditions.to_h)
+    assert_equal({ ruby: "3.3.8", yjit: true, cpus: 4, threads: 16, workers: 2, malloc: "jemalloc",
+                   mix: [{ method: "GET", path: "/", share: 0.75 }, { method: "POST", path: "/a", share: 0.25 }] },
+                 conditions.to_h)
     assert_nil Mallard::Analysis::FleetConditions.call({})
   end
 
-  # The stored comparison of the demo app, made before runs kept their Puma counts: its Ruby, CPUs and the
-  # recommendation's malloc are known, its threads are not.
+  # The stored comparison of the demo app, made before runs kept their Puma counts: its Ruby, CPUs, the
+  # recommendation's malloc and its load's one path are known, its threads are not.
   def test_the_labs_conditions_come_from_the_comparison_and_its_row
     opened = Mallard::RunKind.open(File.expand_path("../fixtures/runs/compare", __dir__))
     prediction = Mallard::Analysis::Prediction.call(opened.summary, config: nil, run: "compare", meta: opened.run.meta)
 
-    assert_equal({ ruby: "3.1.2", yjit: nil, cpus: 2, threads: nil, workers: nil, malloc: "glibc" },
+    assert_equal({ ruby: "3.1.2", yjit: nil, cpus: 2, threads: nil, workers: nil, malloc: "glibc",
+                   mix: [{ method: "GET", path: "/", share: 1.0 }] },
                  prediction.conditions.to_h)
   end
 
+  # The request mix differs by the method and path whose shares differ most.
   def test_only_conditions_both_sides_know_and_differ_in_are_said
-    lab = Mallard::Summary::Conditions.new(ruby: "3.3.8", cpus: 2, threads: 8, malloc: "glibc")
-    production = Mallard::Summary::Conditions.new(ruby: "3.3.8", cpus: 4, threads: 16, workers: 4, malloc: "glibc")
+    lab = Mallard::Summary::Conditions.new(ruby: "3.3.8", cpus: 2, threads: 8, malloc: "glibc",
+                                           mix: [share("/", 0.5), share("/rows", 0.5)])
+    production = Mallard::Summary::Conditions.new(ruby: "3.3.8", cpus: 4, threads: 16, workers: 4, malloc: "glibc",
+                                                  mix: [share("/", 0.6), share("/rows", 0.1), share("/b", 0.3)])
     prediction = Mallard::Summary::Prediction.new(pct: -20.0, ci: [-25.0, -15.0], conditions: lab)
     change = Mallard::Summary::Change.new(pct: -21.0, ci: [-23.0, -19.0])
     expected = Mallard::Analysis::Expectation.call(prediction, change, processes: [8, 8], window_s: 60, metric: "pss",
@@ -42,12 +50,23 @@ class FleetConditionsTest < Minitest::Test
     gaps = expected.differing.map { |gap| gap.to_h.values }
     said = Mallard::Report::FleetSentences.new(Mallard::Summary::Fleet.new(expectation: expected)).expectation
 
-    assert_equal [["cpus", 2, 4], ["threads", 8, 16]], gaps
+    assert_equal [["cpus", 2, 4, nil], ["threads", 8, 16, nil], ["mix", 0.5, 0.1, "GET /rows"]], gaps
     assert_includes said, " Lab and production differ in CPUs a process may use (2 in the lab, 4 in production), " \
-                          "Puma's pool threads (8 in the lab, 16 in production)."
+                          "Puma's pool threads (8 in the lab, 16 in production), the request mix (GET /rows 50% of " \
+                          "requests in the lab, 10% in production)."
+  end
+
+  def test_mixes_within_five_points_are_alike
+    lab = Mallard::Summary::Conditions.new(mix: [share("/", 0.75), share("/rows", 0.25)])
+    production = Mallard::Summary::Conditions.new(mix: [share("/", 0.72), share("/rows", 0.27), share("/x", 0.01)])
+
+    assert_empty Mallard::Analysis::ConditionGaps.call(lab, production)
+    assert_empty Mallard::Analysis::ConditionGaps.call(lab, production.with(mix: [])), "production served none"
   end
 
   private
+
+  def share(path, value) = Mallard::Summary::RequestShare.new(method: "GET", path: path, share: value)
 
   def series(labels, *values)
     Series.new(labels: labels, points: values.each_with_index.map { |value, i| [1000.0 + i, value.to_f] })

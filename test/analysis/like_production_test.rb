@@ -7,6 +7,10 @@ class LikeProductionTest < Minitest::Test
   Conditions = Mallard::Summary::Conditions
   PRODUCTION = Conditions.new(ruby: "3.3.8", yjit: true, cpus: 2, threads: 16, workers: 4, malloc: "jemalloc")
   LAB = Conditions.new(ruby: "3.1.2", cpus: 8, threads: 5, workers: 0, malloc: "glibc")
+  Share = Mallard::Summary::RequestShare
+  ONE_PATH = LAB.with(mix: [Share.new(method: "GET", path: "/", share: 1.0)])
+  MIXED = PRODUCTION.with(mix: [%w[GET / 0.5], %w[GET /users/:id 0.2], %w[GET /rows 0.2], %w[POST /orders 0.1]]
+                                .map { |method, path, share| Share.new(method: method, path: path, share: share.to_f) })
 
   def test_the_lab_takes_threads_workers_and_fewer_cpus_and_says_what_it_cannot_take
     result = like(given: [])
@@ -31,9 +35,25 @@ class LikeProductionTest < Minitest::Test
     assert_includes gaps(result), ["cpus", 1, 2]
   end
 
+  # The load takes production's GETs of paths it can send, made whole again, and says what it leaves; the one path
+  # it cannot send (an id) is then the mix's largest difference.
+  def test_the_load_takes_production_request_mix_unless_the_command_line_gave_paths
+    result = like(given: [], lab: ONE_PATH, production: MIXED)
+
+    assert_equal [["/", 0.7143], ["/rows", 0.2857]], (result.mix.map { |one| [one.path, one.share] })
+    assert_equal [["id", 0.2], ["method", 0.1]], result.mix_left.map { |one| [one.reason, one.share] }.sort
+    assert_equal ["mix", 0.7143, 0.5, "GET /"], result.differing.last.to_h.values
+
+    given = like(given: ["--path"], lab: ONE_PATH, production: MIXED)
+    assert_empty given.mix
+    assert_equal ["mix", 1.0, 0.5, "GET /"], given.differing.last.to_h.values
+  end
+
   private
 
-  def like(given:, lab: LAB) = Mallard::Analysis::LikeProduction.call(PRODUCTION, lab: lab, given: given)
+  def like(given:, lab: LAB, production: PRODUCTION)
+    Mallard::Analysis::LikeProduction.call(production, lab: lab, given: given)
+  end
 
   def gaps(result) = result.differing.map { |gap| [gap.name, gap.lab, gap.production] }
 end

@@ -161,17 +161,29 @@ class FleetTest < Minitest::Test
 
   # What B's Pumas ran in, as their exporters served it (single processes: no workers), set against the lab's run: the
   # same Ruby, CPUs and malloc; the stored comparison was made before runs kept their Puma counts, so those are not
-  # set against anything.
+  # set against anything. Their request mix, counted by the exporter (the load's 3 of 4 to /, 1 to /rows), is not the
+  # comparison's (all to /): a quarter of the requests apart.
   def assert_production_conditions(expected)
     cpus = Mallard::Cpus::Affinity.allowed.size
     assert_equal({ "ruby" => RUBY_VERSION, "yjit" => false, "cpus" => cpus, "threads" => 16, "workers" => 0,
-                   "malloc" => "glibc" }, expected["conditions"])
+                   "malloc" => "glibc" }, expected["conditions"].except("mix"))
+    assert_load_mix(expected["conditions"]["mix"])
     assert_nil expected.dig("prediction", "conditions", "threads")
-    assert_empty expected["differing"]
+    assert_equal [{ "method" => "GET", "path" => "/", "share" => 1.0 }], expected.dig("prediction", "conditions", "mix")
+    assert_equal ["mix"], (expected["differing"].map { |gap| gap["name"] })
+    gap = expected["differing"].first
+    assert_in_delta 0.25, (gap["lab"] - gap["production"]).abs, 0.02, gap.inspect
+  end
+
+  # The simulated fleet's load: /, and /rows a quarter of the requests (SimulatedFleet::PATHS), the only ones counted.
+  def assert_load_mix(mix)
+    assert_equal [["GET", "/"], ["GET", "/rows"]], mix.map { |share| share.values_at("method", "path") }, mix.inspect
+    assert_in_delta 0.75, mix.first["share"], 0.02, mix.inspect
   end
 
   # compare --like reads the glibc Pumas' conditions from Prometheus and runs the lab as they run: their 16 pool threads
-  # in a single process (no workers); the CPUs are the lab's own already. The run's own meta.json says what it ran.
+  # in a single process (no workers), and their request mix as the load's paths, in the rotation the simulated fleet's
+  # load sent (no path left out); the CPUs are the lab's own already. The run's own meta.json says what it ran.
   def assert_compare_set_like_production(url)
     out, err, status = mallard("compare", DEMO, "--like", '{job="glibc"}', "--prometheus", url, "--allocators", "glibc",
                                "--repeat", "1", "--duration", "2", "--json", "--out", File.join(@dir, "like"))
@@ -180,8 +192,11 @@ class FleetTest < Minitest::Test
 
     assert_equal({ "threads" => 16, "workers" => 0 }, like["applied"])
     assert_equal 16, like.dig("production", "threads")
-    ran = Dir.glob(File.join(@dir, "like", "*", "meta.json")).map { |meta| JSON.parse(File.read(meta))["puma"] }
-    assert_equal [{ "threads" => 16, "workers" => 0 }], ran.uniq
+    assert_load_mix(like["mix"])
+    assert_empty like["mix_left"]
+    ran = Dir.glob(File.join(@dir, "like", "*", "meta.json")).map { |meta| JSON.parse(File.read(meta)) }
+    assert_equal [{ "threads" => 16, "workers" => 0 }], ran.map { |meta| meta["puma"] }.uniq
+    assert_equal [{ "/" => 3, "/rows" => 1 }], ran.map { |meta| meta.dig("options", "paths").tally }.uniq
   end
 
   def assert_an_aa_split_never_as_predicted(url)

@@ -132,16 +132,22 @@ class SameSentencesTest < Minitest::Test
     assert_same_sentences(summary, stored_meta("compare"), at_least: 5)
   end
 
-  # compare --like: what the lab took of production's conditions and what it still differs in, in both views.
+  # compare --like: what the lab took of production's conditions (its request mix too) and what it still differs in,
+  # in both views.
   def test_a_comparison_set_like_production_says_so_in_both_views
     summary = Mallard::Summary::Compare.from_h(stored("compare/summary.json")).with(like: Mallard::Summary::Like.new(
       prometheus: "http://127.0.0.1:9090", selector: '{job="web"}', applied: { "threads" => 16, "cpus" => 2 },
-      differing: [Mallard::Summary::ConditionGap.new(name: "ruby", lab: "3.1.2", production: "3.3.8")]
+      differing: [Mallard::Summary::ConditionGap.new(name: "ruby", lab: "3.1.2", production: "3.3.8"),
+                  Mallard::Summary::ConditionGap.new(name: "mix", path: "GET /", lab: 0.8, production: 0.6)],
+      mix: [request_share("/", 0.8), request_share("/rows", 0.2)],
+      mix_left: [Mallard::Summary::MixLeft.new(reason: "method", share: 0.25)]
     ))
 
     assert_equal "Set as production runs ({job=\"web\"} at http://127.0.0.1:9090, from its exporter): Puma's pool " \
-                 "threads 16, CPUs a process may use 2. Still unlike production in Ruby (3.1.2 in the lab, 3.3.8 in " \
-                 "production).", Mallard::Report::CompareSentences.new(summary).like
+                 "threads 16, CPUs a process may use 2, requests GET / 80%, GET /rows 20% (not sent, of production's " \
+                 "requests: 25% by methods other than GET). Still unlike production in Ruby (3.1.2 in the lab, 3.3.8 " \
+                 "in production), the request mix (GET / 80% of requests in the lab, 60% in production).",
+                 Mallard::Report::CompareSentences.new(summary).like
     assert_same_sentences(summary, stored_meta("compare"), at_least: 3)
   end
 
@@ -227,6 +233,8 @@ class SameSentencesTest < Minitest::Test
   end
 
   private
+
+  def request_share(path, share) = Mallard::Summary::RequestShare.new(method: "GET", path: path, share: share)
 
   # A stored soak with a live set, GC settings and pauses, and its verdict decided now (a finding for the presenter to
   # word), so that every sentence has something to say.

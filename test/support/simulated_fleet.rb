@@ -9,6 +9,10 @@ require_relative "puma_server"
 # by wrk at once for a bounded time. Used by test/integration/fleet_test.rb and bench/lab_against_fleet.rb.
 class SimulatedFleet
   RUBYOPT = "-I#{File.expand_path('../../lib', __dir__)} -rmallard/exporter".freeze
+  # The load's paths, in mallard's wrk script's rotation: 3 requests of 4 to /, 1 to /rows (the demo app serves every
+  # path alike), the request mix the exporter counts and compare --like takes.
+  PATHS = %w[/ / /rows /].freeze
+  WRK_SCRIPT = File.expand_path("../../lib/mallard/probe/wrk.lua", __dir__)
 
   attr_reader :url, :metrics
 
@@ -37,8 +41,8 @@ class SimulatedFleet
   # @return [Array<Integer>] wrk's PIDs, one a Puma, for the caller to reap (a test kills them if it fails first)
   def start_load(seconds:, connections: 32)
     @servers.map do |server|
-      Process.spawn("wrk", "-t1", "-c#{connections}", "-d#{seconds}s", "#{server.url}/", out: File::NULL,
-                                                                                         err: File::NULL)
+      Process.spawn({ "MALLARD_PATHS" => PATHS.join("\n") }, "wrk", "-t1", "-c#{connections}", "-d#{seconds}s",
+                    "-s", WRK_SCRIPT, "#{server.url}/", out: File::NULL, err: File::NULL)
     end
   end
 

@@ -3,7 +3,8 @@
 module Mallard
   module Analysis
     # The conditions a lab's run and production's processes are known to differ in (Summary::Conditions' members),
-    # one rule for fleet --expect and compare --like. Pure.
+    # one rule for fleet --expect and compare --like. The request mix differs where one method and path's share does
+    # by RequestMix::ALIKE or more (the largest such). Pure.
     module ConditionGaps
       module_function
 
@@ -13,13 +14,14 @@ module Mallard
       def call(lab, production)
         return [] unless lab && production
 
-        Summary::Conditions.members.filter_map do |name|
+        gaps = (Summary::Conditions.members - [:mix]).filter_map do |name|
           mine = lab[name]
           theirs = production[name]
           next if mine.nil? || theirs.nil? || mine == theirs
 
           Summary::ConditionGap.new(name: name.to_s, lab: mine, production: theirs)
         end
+        [*gaps, RequestMix.gap(lab.mix, production.mix)].compact
       end
     end
   end

@@ -6,7 +6,8 @@ module Mallard
     # series' last point, as a process is now. The CPUs and Puma's pool threads are the median over the processes
     # (the pool's over the processes that run one: a master runs none); the Ruby, YJIT and the malloc the label most
     # of them carry; the workers per tree, the processes the exporter labels workers over those it labels masters (a
-    # master serves every process of its tree; nil where the selector holds no master). Pure.
+    # master serves every process of its tree; nil where the selector holds no master); the request mix, each method and
+    # path's mean rate over the window as a share (RequestMix). Pure.
     module FleetConditions
       module_function
 
@@ -18,7 +19,8 @@ module Mallard
         yjit = most(conditions["ruby"], "yjit")
         Summary::Conditions.new(cpus: level(conditions["cpus"]), threads: level(conditions["threads"], &:positive?),
                                 ruby: most(conditions["ruby"], "version"), yjit: yjit && yjit == "true",
-                                malloc: most(conditions["malloc"], "allocator"), workers: workers(conditions["cpus"]))
+                                malloc: most(conditions["malloc"], "allocator"), workers: workers(conditions["cpus"]),
+                                mix: RequestMix.of_series(conditions["mix"]))
       end
 
       def workers(series)

@@ -6,22 +6,27 @@ module Mallard
     # FleetConditions). What the lab can take it takes, unless the command line set it: Puma's pool threads, the
     # workers per tree (not beside --shape, whose rows set their own), and the CPUs when production's processes may
     # use fewer than the lab has. What it cannot take (a Ruby, YJIT, a malloc, more CPUs than the lab has) is said as
-    # the conditions the lab still differs in. Pure.
+    # the conditions the lab still differs in. Its load takes production's request mix (what of it a load can send,
+    # RequestMix.take) unless the command line gave its paths. Pure.
     module LikeProduction
-      Result = Struct.new(:applied, :differing, keyword_init: true)
+      Result = Struct.new(:applied, :differing, :mix, :mix_left, keyword_init: true)
+      PATHS = %w[--path --paths].freeze
 
       module_function
 
       # @param production [Summary::Conditions]
       # @param lab [Summary::Conditions] the comparison as the command line set it
-      # @param given [Array<String>] the options the command line gave (--threads, --workers, --cpus, --shape)
-      # @return [Result] applied: {"threads" => 16, "workers" => 2, "cpus" => 4}; differing: [Summary::ConditionGap]
+      # @param given [Array<String>] the options the command line gave (--threads, --workers, --cpus, --shape, --path)
+      # @return [Result] applied: {"threads" => 16, "workers" => 2, "cpus" => 4}; differing: [Summary::ConditionGap];
+      #   mix: the request mix the load takes ([Summary::RequestShare], empty: its own paths), mix_left: what it cannot
       def call(production, lab:, given:)
         applied = { "threads" => (production.threads unless given.include?("--threads")),
                     "workers" => (production.workers unless (given & %w[--workers --shape]).any?),
                     "cpus" => (production.cpus if fewer_cpus?(production, lab, given)) }.compact
-        after = lab.with(**applied.transform_keys(&:to_sym))
-        Result.new(applied: applied, differing: ConditionGaps.call(after, production))
+        taken = (given & PATHS).empty? ? RequestMix.take(production.mix) : RequestMix::Taken.new(mix: [], left: [])
+        after = lab.with(**applied.transform_keys(&:to_sym), **(taken.mix.empty? ? {} : { mix: taken.mix }))
+        Result.new(applied: applied, differing: ConditionGaps.call(after, production), mix: taken.mix,
+                   mix_left: taken.left)
       end
 
       def fewer_cpus?(production, lab, given)

@@ -52,13 +52,14 @@ module Mallard
       end
 
       # What the configuration's runs ran in: its row's Ruby, YJIT, shape and allocator where it set them, else the
-      # comparison's own.
+      # comparison's own; the request mix its load's paths made (meta.json's options).
       def conditions(compare, row, meta)
         ruby = row&.ruby || {}
         Summary::Conditions.new(ruby: ruby["version"] || ruby_version(meta), yjit: yjit(row&.yjit),
                                 cpus: compare.cpu_layout&.subject&.size || meta.cpus,
                                 **counts(row&.shape, meta.puma || {}),
-                                malloc: ruby["allocator_linked"] || malloc(row&.allocator))
+                                malloc: ruby["allocator_linked"] || malloc(row&.allocator),
+                                mix: RequestMix.of_paths((meta.options || {})["paths"]))
       end
 
       def ruby_version(meta) = meta.subject_ruby&.fetch("version", nil) || meta.ruby.to_s[/\d+\.\d+\.\d+/]

@@ -161,11 +161,12 @@ module Mallard
                   .apply(@measure, lab_conditions, given: @measure.given_options + (@cli[:shapes] ? ["--shape"] : []))
       end
 
-      # The comparison as the command line set it: its Ruby, CPUs, Puma's counts and the baseline's malloc.
+      # The comparison as the command line set it: its Ruby, CPUs, Puma's counts, the baseline's malloc and its paths.
       def lab_conditions
         Summary::Conditions.new(ruby: @measure.soak.subject_ruby.version, cpus: @measure.soak.cpu_layout&.subject&.size,
                                 threads: @measure.threads, workers: @measure.workers,
-                                malloc: catalog.fetch(configs.first).malloc)
+                                malloc: catalog.fetch(configs.first).malloc,
+                                mix: Analysis::RequestMix.of_paths(@measure.soak.paths))
       end
 
       def validate!
@@ -303,8 +304,9 @@ module Mallard
                                        "the app's Puma), each configuration in each (rows CONFIG/async)") do |v|
           @cli[:modes] = v
         end
-        opts.on("--like SELECTOR", "set the lab as production's processes run (their threads, workers, CPUs), read " \
-                                   "from their exporter in Prometheus (--prometheus); say what still differs") do |v|
+        opts.on("--like SELECTOR", "set the lab as production's processes run (their threads, workers, CPUs, request " \
+                                   "mix), read from their exporter in Prometheus (--prometheus); say what still " \
+                                   "differs") do |v|
           @cli[:like] = v
         end
         opts.on("--prometheus URL", "the Prometheus --like reads") { |v| @cli[:prometheus] = v }

@@ -4,8 +4,8 @@ module Mallard
   class CLI
     # compare --like SELECTOR --prometheus URL: production's processes' conditions, as their exporter serves them over
     # the last few minutes, read before anything runs, and the comparison set as they run (Analysis::LikeProduction):
-    # Puma's threads, the workers and the CPUs the command line did not set. What the lab cannot take is kept to be
-    # said beside the result.
+    # Puma's threads, the workers and the CPUs the command line did not set, and the load's paths in production's
+    # proportions where it gave none. What the lab cannot take is kept to be said beside the result.
     class LikeOption
       WINDOW_S = 300.0
       STEP_S = 15.0
@@ -20,7 +20,7 @@ module Mallard
         @now = now.to_f
       end
 
-      # Sets measure's threads, workers and CPUs as production runs.
+      # Sets measure's threads, workers, CPUs and paths as production runs.
       # @param measure [MeasureOptions]
       # @param lab [Summary::Conditions] the comparison as the command line set it
       # @param given [Array<String>] the options the command line gave
@@ -29,9 +29,10 @@ module Mallard
       def apply(measure, lab, given:)
         production = conditions
         result = Analysis::LikeProduction.call(production, lab: lab, given: given)
-        measure.follow(result.applied)
+        measure.follow(result.applied, paths: (Analysis::RequestMix.rotation(result.mix) unless result.mix.empty?))
         Summary::Like.new(prometheus: @api.display, selector: @selector, applied: result.applied,
-                          production: production, differing: result.differing)
+                          production: production, differing: result.differing, mix: result.mix,
+                          mix_left: result.mix_left)
       end
 
       private

@@ -115,8 +115,10 @@ module Mallard
       def workers = @subject[:workers]
 
       # compare --like: production's threads, workers and CPUs ({"threads" => 16, "workers" => 2, "cpus" => 4}),
-      # where the command line set none; the CPUs' layout chosen again.
-      def follow(applied)
+      # where the command line set none; the CPUs' layout chosen again; paths: the load's rotation for production's
+      # request mix (Analysis::RequestMix.rotation), nil to keep the command line's.
+      def follow(applied, paths: nil)
+        @soak.paths = paths if paths
         @subject[:threads] = applied["threads"] if applied["threads"]
         @subject[:workers] = applied["workers"] if applied["workers"]
         return unless applied["cpus"]

@@ -35,13 +35,15 @@ module Mallard
         end
       end
 
-      # "/users/123/posts" as "/users/:id/posts"; bytes outside printable ASCII percent-encoded, as they travel.
+      # "/users/123/posts" as "/users/:id/posts"; bytes outside printable ASCII percent-encoded, as they travel. Each
+      # step only where it can change something: a path with no digit holds no id, most paths are printable.
       def normalise(path)
         path = path.to_s.b
         return OTHER_PATH if path.bytesize > MAX_BYTES || !path.start_with?("/")
 
-        path.split("/", -1).map { |segment| segment.match?(ID_SEGMENT) ? ID : segment }.join("/")
-            .gsub(/[^!-~]/n) { |byte| format("%%%02X", byte.ord) }
+        path = path.split("/", -1).map { |segment| segment.match?(ID_SEGMENT) ? ID : segment }.join("/") if
+          path.match?(/\d/n)
+        path.match?(/[^!-~]/n) ? path.gsub(/[^!-~]/n) { |byte| format("%%%02X", byte.ord) } : path
       end
 
       # @return [Hash{String=>Integer}] "request.GET:/users/:id" => count, since this process started

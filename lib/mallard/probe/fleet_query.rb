@@ -24,7 +24,9 @@ module Mallard
                 .freeze
       # What production ran in, for fleet --expect: the exporter's condition families (Summary::Conditions' members).
       CONDITIONS = { "cpus" => NAMES::CPUS, "threads" => NAMES::POOL_THREADS, "ruby" => "#{NAMES::RUBY}_info",
-                     "malloc" => "ruby_allocator_info" }.freeze
+                     "malloc" => "ruby_allocator_info", "mix" => "#{NAMES::HTTP_REQUESTS}_total" }.freeze
+      # The request mix's rate over this range at each point: long enough for two scrapes a minute apart.
+      MIX_RANGE = "5m"
       MATCHER = /\A\s*[a-zA-Z_][a-zA-Z0-9_]*\s*(=~|!~|!=|=)\s*"(?:[^"\\]|\\.)*"\s*\z/
       # Prometheus refuses a range query of more than 11,000 points per series.
       MAX_POINTS = 1_000
@@ -38,9 +40,15 @@ module Mallard
       # @raise [UsageError]
       def call(metric, selector) = series(METRICS.fetch(metric), selector)
 
-      # The condition families' queries under the selector, by Summary::Conditions' member.
+      # The condition families' queries under the selector, by Summary::Conditions' member. The request mix is each
+      # method and path's rate of requests, summed over the processes.
       # @return [Hash{String=>String}]
-      def conditions(selector) = CONDITIONS.transform_values { |family| series(family, selector) }
+      def conditions(selector)
+        CONDITIONS.to_h do |name, family|
+          query = series(family, selector)
+          [name, name == "mix" ? "sum by (method, path) (rate(#{query}[#{MIX_RANGE}]))" : query]
+        end
+      end
 
       def series(family, selector)
         inside = selector.to_s.strip.delete_prefix("{").delete_suffix("}")

@@ -34,17 +34,35 @@ module Mallard
 
       # What processes ran in (Summary::Conditions' members), as fleet --expect and compare --like name them.
       CONDITIONS = { "ruby" => "Ruby", "yjit" => "YJIT", "cpus" => "CPUs a process may use",
-                     "threads" => "Puma's pool threads", "workers" => "workers", "malloc" => "malloc" }.freeze
+                     "threads" => "Puma's pool threads", "workers" => "workers", "malloc" => "malloc",
+                     "mix" => "the request mix" }.freeze
+      # Why compare --like's load left part of production's requests (Summary::MixLeft's reasons).
+      MIX_LEFT = { "method" => "by methods other than GET", "id" => "to paths with an id, which the exporter names :id",
+                   "other" => "to paths past the exporter's 50", "small" => "to paths under 1% each" }.freeze
 
       module_function
 
-      # "Puma's pool threads (8 in the lab, 16 in production), Ruby (3.1.2 in the lab, 3.3.8 in production)"
+      # "Puma's pool threads (8 in the lab, 16 in production), Ruby (3.1.2 in the lab, 3.3.8 in production), the
+      # request mix (GET /rows 0% of requests in the lab, 25% in production)"
       # @param gaps [Array<Summary::ConditionGap>]
       def condition_gaps(gaps)
-        gaps.map do |gap|
-          "#{CONDITIONS.fetch(gap.name, gap.name)} (#{condition(gap.lab)} in the lab, " \
-            "#{condition(gap.production)} in production)"
-        end.join(", ")
+        gaps.map { |gap| "#{CONDITIONS.fetch(gap.name, gap.name)} (#{gap_sides(gap)})" }.join(", ")
+      end
+
+      # A request mix's gap names its method and path, and the shares of the requests each side sent it.
+      def gap_sides(gap)
+        return "#{condition(gap.lab)} in the lab, #{condition(gap.production)} in production" unless gap.path
+
+        "#{Text.printable(gap.path)} #{share(gap.lab)} of requests in the lab, #{share(gap.production)} in production"
+      end
+
+      # A share of requests (0 to 1) as a whole %: "25%".
+      def share(value) = format("%.0f%%", value * 100)
+
+      # compare --like's load: "GET / 75%, GET /rows 25%".
+      # @param mix [Array<Summary::RequestShare>]
+      def request_mix(mix)
+        mix.map { |one| "#{Text.printable("#{one.method} #{one.path}")} #{share(one.share)}" }.join(", ")
       end
 
       # A condition's value: YJIT on or off, anything else as it is.

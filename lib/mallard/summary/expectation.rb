@@ -4,14 +4,24 @@ require_relative "../value"
 
 module Mallard
   module Summary
+    # One method and path's share of the requests (0 to 1), as the exporter names them (Exporter::RequestCounts: ids
+    # as :id, past its paths "other") or as a lab's load requested them (its paths' GETs).
+    RequestShare = Value.define(:method, :path, :share)
+
     # What processes ran in, as a lab and production can both say it: the Ruby's version and whether YJIT was on, the
-    # CPUs a process may run on, Puma's pool threads in a worker and the workers in a tree, and the malloc (glibc,
-    # jemalloc…). Any of them nil where it was not recorded (an older run) or not served (an exporter without it).
-    Conditions = Value.define(:ruby, :yjit, :cpus, :threads, :workers, :malloc)
+    # CPUs a process may run on, Puma's pool threads in a worker and the workers in a tree, the malloc (glibc,
+    # jemalloc…), and the request mix (RequestShare, largest first). Any of them nil (the mix empty) where it was not
+    # recorded (an older run) or not served (an exporter without it).
+    Conditions = Value.define(:ruby, :yjit, :cpus, :threads, :workers, :malloc, mix: [RequestShare])
 
     # One condition the lab's run and production's processes differ in: its name (a member of Conditions) and each
-    # side's value.
-    ConditionGap = Value.define(:name, :lab, :production)
+    # side's value. For the request mix, the method and path whose shares differ most ("GET /users/:id") and each
+    # side's share of it.
+    ConditionGap = Value.define(:name, :lab, :production, :path)
+
+    # Part of production's requests compare --like could not send: its share, and why: "method" (not a GET), "id" (a
+    # path with an id the exporter replaced by :id), "other" (past the exporter's paths) or "small" (a path under 1%).
+    MixLeft = Value.define(:reason, :share)
 
     # What a comparison predicted for one configuration, kept in a fleet run's meta.json so the run stands on its own
     # (Analysis::Prediction): the compare run it came from, the configuration and its baseline, the comparison's
@@ -37,8 +47,11 @@ module Mallard
     # known to differ. parts: each ledger part, predicted against observed; differing_part: where the fleet disagrees,
     # the part whose change is furthest from the prediction (nil where they agree, or the lab kept no ledger).
     # compare --like: the Prometheus and selector production's conditions were read from, those conditions, what the
-    # lab took of them ({"threads" => 16, "workers" => 2, "cpus" => 4}) and what it still differs in.
-    Like = Value.define(:prometheus, :selector, :applied, production: Conditions, differing: [ConditionGap])
+    # lab took of them ({"threads" => 16, "workers" => 2, "cpus" => 4}) and what it still differs in; mix: the request
+    # mix the lab's load took (empty where the command line gave its paths or production served none), mix_left: what
+    # of production's it could not take.
+    Like = Value.define(:prometheus, :selector, :applied,
+                        production: Conditions, differing: [ConditionGap], mix: [RequestShare], mix_left: [MixLeft])
 
     Expectation = Value.define(:verdict, :why, :predicted_pct, :predicted_ci, :observed_pct, :observed_ci,
                                :more_processes, :more_process_hours, :metric_note, :differing_part,

@@ -37,16 +37,25 @@ module Mallard
       end
 
       # --like: "Set as production runs ({job="web"} at http://prom:9090, from its exporter): Puma's pool threads 16,
-      # workers 2. Still unlike production in Ruby (3.1.2 in the lab, 3.3.8 in production)."
+      # workers 2, requests GET / 75%, GET /rows 25% (not sent, of production's requests: 10% by methods other than
+      # GET). Still unlike production in Ruby (3.1.2 in the lab, 3.3.8 in production)."
       def like
         like = @summary.like
         return unless like
 
         took = like.applied.to_h.map { |name, value| "#{Words::CONDITIONS.fetch(name, name)} #{value}" }
+        took << "requests #{Words.request_mix(like.mix)}#{mix_left(like.mix_left)}" unless like.mix.empty?
         set = took.empty? ? "nothing the command line had not set" : took.join(", ")
         still = like.differing.empty? ? "" : " Still unlike production in #{Words.condition_gaps(like.differing)}."
         "Set as production runs (#{Text.printable(like.selector)} at #{Text.printable(like.prometheus)}, from its " \
           "exporter): #{set}.#{still}"
+      end
+
+      def mix_left(left)
+        return "" if left.empty?
+
+        reasons = left.map { |one| "#{Words.share(one.share)} #{Words::MIX_LEFT.fetch(one.reason, one.reason)}" }
+        " (not sent, of production's requests: #{reasons.join(', ')})"
       end
 
       # Each tree of several processes in parts, and its shared memory against the baseline's (TreeSentences).
