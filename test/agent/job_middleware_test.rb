@@ -46,6 +46,22 @@ class JobMiddlewareTest < Minitest::Test
     assert_equal [nil], record["queue_ms"], "a job without enqueued_at has no measurable wait"
   end
 
+  # Per class, cumulative for the process: an Active Job wrapped by Sidekiq counts as its own class; each row names
+  # its class by its index in the tally.
+  def test_each_job_class_is_tallied_and_each_row_names_its_class
+    @middleware.call(nil, { "class" => "LeakyJob" }, "default") { nil }
+    @middleware.call(nil, { "class" => "Sidekiq::ActiveJob::Wrapper", "wrapped" => "ReportJob" }, "default") { nil }
+    first = line
+    assert_raises(RuntimeError) { @middleware.call(nil, { "class" => "ReportJob" }, "default") { raise "boom" } }
+    second = line
+
+    assert_equal %w[LeakyJob ReportJob], first["job_classes"].map(&:first)
+    assert_equal([[1, 0], [1, 0]], first["job_classes"].map { |_, jobs, failed| [jobs, failed] })
+    assert_equal [0, 1], first["job_class"]
+    assert_equal([[1, 0], [2, 1]], second["job_classes"].map { |_, jobs, failed| [jobs, failed] })
+    assert_equal [1], second["job_class"]
+  end
+
   def test_a_running_job_counts_as_busy
     started = Queue.new
     finish = Queue.new

@@ -4,7 +4,7 @@ module Mallard
   module Agent
     # Records each job an Active Job backend runs (Solid Queue's workers), from Active Support's notifications, as
     # JobMiddleware does Sidekiq's: "perform_start.active_job" counts it busy, "perform.active_job" records the time
-    # it ran, the time it waited (from the job's enqueued_at to the start of its run) and whether it raised.
+    # it ran, its class, the time it waited (from the job's enqueued_at to the start of its run) and whether it raised.
     #
     # The agent is loaded by RUBYOPT before Rails exists, so it subscribes at once where Active Support is already
     # loaded, else from a thread that looks every LOOK_EVERY until it is: Solid Queue's async mode boots Rails and
@@ -61,7 +61,8 @@ module Mallard
 
         def performed(recorder, payload)
           ran_ms = now_ms - (Thread.current[STARTED] || now_ms)
-          recorder.record(ran_ms, queued_ms(payload[:job], ran_ms), payload[:exception_object] ? 1 : 0)
+          job = payload[:job]
+          recorder.record_job(ran_ms, queued_ms(job, ran_ms), payload[:exception_object] ? 1 : 0, job.class.name)
         end
 
         def now_ms = Process.clock_gettime(Process::CLOCK_MONOTONIC, :float_millisecond)

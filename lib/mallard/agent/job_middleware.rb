@@ -2,8 +2,8 @@
 
 module Mallard
   module Agent
-    # Sidekiq server middleware (the job worker's counterpart of Middleware): for each job, the time it ran,
-    # the time it waited in its queue (from the job's enqueued_at to the start of its run), and whether it
+    # Sidekiq server middleware (the job worker's counterpart of Middleware): for each job, its class, the time it
+    # ran, the time it waited in its queue (from the job's enqueued_at to the start of its run), and whether it
     # raised. Allocation counts are not per job: GC.stat counts a whole process's threads together, so the
     # analysis divides the agent's interval allocations by the jobs of the interval instead.
     class JobMiddleware
@@ -23,6 +23,7 @@ module Mallard
         @recorder = recorder
       end
 
+      # Active Job's jobs run through Sidekiq as its JobWrapper, their own class in "wrapped".
       def call(_worker, job, _queue)
         started = Process.clock_gettime(Process::CLOCK_MONOTONIC, :float_millisecond)
         queued_ms = queued_ms(job["enqueued_at"])
@@ -31,8 +32,8 @@ module Mallard
         yield
         failed = 0
       ensure
-        @recorder.record(Process.clock_gettime(Process::CLOCK_MONOTONIC, :float_millisecond) - started, queued_ms,
-                         failed)
+        @recorder.record_job(Process.clock_gettime(Process::CLOCK_MONOTONIC, :float_millisecond) - started,
+                             queued_ms, failed, job["wrapped"] || job["class"])
       end
 
       private

@@ -19,7 +19,21 @@ module Mallard
       # The per-unit columns: a web app's requests (queue_ms: the wait before the app got one, from the
       # X-Request-Start its client sent), or a job worker's jobs (JobMiddleware).
       REQUEST_COLUMNS = %w[in_app_ms body_ms chunks queue_ms].freeze
-      JOB_COLUMNS = %w[job_ms queue_ms failed].freeze
+      # A job's fourth column is its class, as its index in the line's job_classes.
+      JOB_COLUMNS = %w[job_ms queue_ms failed job_class].freeze
+
+      # Appends a job worker's tally per class (Recorder#tally) as the "job_classes" member: each class's name, jobs,
+      # failed and total job_ms so far in this process, in the order of their indexes.
+      def self.job_classes(out, classes)
+        out << ',"job_classes":['
+        classes.each do |name, counts|
+          out << "," unless out.end_with?("[")
+          out << "["
+          JsonText.string(out, name)
+          out << "," << counts[1].to_s << "," << counts[2].to_s << "," << counts[3].round(3).to_s << "]"
+        end
+        out << "]"
+      end
 
       def initialize(columns: REQUEST_COLUMNS)
         @line = +""
@@ -31,7 +45,8 @@ module Mallard
       #   first `count` rows are read
       # @param sampled [Boolean] whether a reservoir thinned the interval's requests down to the samples
       # @param requests [Integer] units of work finished so far: requests, or a job worker's jobs
-      # @param jobs [Array(Integer, Integer), nil] a job worker's jobs running at this moment, and jobs failed so far
+      # @param jobs [Array(Integer, Integer, String), nil] a job worker's jobs running at this moment, jobs failed so
+      #   far, and its job_classes member (RecordLine.job_classes)
       # @return [String] the line, valid until the next call
       def build(time:, pid:, gc_stat:, requests:, samples:, count:, sampled: false, jobs: nil)
         @line.clear
@@ -47,8 +62,9 @@ module Mallard
 
       private
 
-      def job_counts(busy, failed)
+      def job_counts(busy, failed, classes = nil)
         @line << ',"busy":' << busy.to_s << ',"jobs_failed":' << failed.to_s
+        @line << classes if classes
       end
 
       def columns(samples, count)

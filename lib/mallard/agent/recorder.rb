@@ -41,6 +41,9 @@ module Mallard
       # records come every 1.2 intervals: an idle Puma master's ledger readings must stay close enough together to
       # be joined to the sampler's mappings readings (Analysis::LedgerMappings).
       IDLE_AFTER = 0.2
+      # Job classes tallied apart, at most; the rest are counted together under OTHER_CLASSES.
+      CLASS_CAP = 50
+      OTHER_CLASSES = "(other classes)"
       # The shortest sleep between the thread's looks, should it wake a little before a record is late.
       MIN_WAIT = 0.01
 
@@ -100,6 +103,13 @@ module Mallard
         flush_when_due(0.0) if @running
       end
 
+      # A job ended (JobMiddleware, ActiveJobHook): recorded as any unit is, its class's tally counted and the class
+      # kept in the row's fourth field (a request's queue_ms, which a job has not), as its index in the tally.
+      def record_job(job_ms, queue_ms, failed, job_class)
+        index = @lock.synchronize { tally(job_class.to_s, job_ms, failed) }
+        record(job_ms, queue_ms, failed, index)
+      end
+
       # A job began (JobMiddleware); it is recorded when it ends, and counts as busy meanwhile.
       def job_started
         @lock.synchronize { @started += 1 }
@@ -157,6 +167,7 @@ module Mallard
           requests, seen, started, failures = @lock.synchronize do
             @buffer, @spare = @spare, @buffer
             taken = [@requests, @seen, @started, @failures]
+            RecordLine.job_classes(@classes_text.clear, @classes) if @jobs
             @seen = 0
             pace(@requests)
             taken
@@ -164,7 +175,7 @@ module Mallard
           @line.build(time: Process.clock_gettime(Process::CLOCK_MONOTONIC) - @origin, pid: Process.pid,
                       gc_stat: GcSnapshot.take(GC.stat(@stat)), requests: requests, samples: @spare,
                       count: [seen, @sample_cap].min, sampled: seen > @sample_cap,
-                      jobs: ([started - requests, failures] if @jobs))
+                      jobs: ([started - requests, failures, @classes_text] if @jobs))
         end
       end
 
@@ -233,6 +244,18 @@ module Mallard
         @paced = requests
       end
 
+      # Per job class, cumulative for the process: [index, jobs, failed, job_ms]. The index is the order the class was
+      # first seen in, which the line's job_classes keep. Past CLASS_CAP classes the rest share one tally, so an app
+      # that makes a class per job cannot grow the line (or the agent's memory) without bound.
+      def tally(name, job_ms, failed)
+        name = OTHER_CLASSES if @classes.size >= CLASS_CAP && !@classes.key?(name)
+        counts = (@classes[name] ||= [@classes.size, 0, 0, 0.0])
+        counts[1] += 1
+        counts[2] += failed
+        counts[3] += job_ms
+        counts[0]
+      end
+
       # Element by element: a slice assignment would allocate an array on every request.
       def store(at, in_app_ms, body_ms, chunks, queue_ms)
         @buffer[at] = in_app_ms
@@ -248,6 +271,8 @@ module Mallard
         @requests = 0
         @started = 0
         @failures = 0
+        @classes = {}
+        @classes_text = +"" # the tally's JSON, written under the lock (take), reused as @line is
         @seen = 0
         @paced = 0
         @stride = 1

@@ -45,9 +45,11 @@ module Mallard
     # One interval of the in-process agent: GC.stat as it stood, requests finished so far (cumulative per
     # process), and per-request columns for the requests recorded in the interval. In a job worker the units are
     # jobs: requests counts the jobs finished, busy those running, jobs_failed those that raised (cumulative),
-    # and the columns are job_ms (its run), queue_ms (its wait in the queue) and failed (1 when it raised).
+    # and the columns are job_ms (its run), queue_ms (its wait in the queue), failed (1 when it raised) and job_class
+    # (its class's index in job_classes: per class, [name, jobs, failed, job_ms], cumulative per process; nil in runs
+    # recorded before classes were kept).
     AgentRecord = Value.define(:t, :pid, :gc, :requests, :in_app_ms, :body_ms, :chunks, :requests_sampled, :busy,
-                               :jobs_failed, :job_ms, :queue_ms, :failed)
+                               :jobs_failed, :job_ms, :queue_ms, :failed, :job_class, :job_classes)
 
     # One tick of a job worker's queues, read from Redis (Probe::SidekiqStats): Sidekiq's own processed and
     # failed counters, jobs waiting, the oldest one's age, and the retry and dead sets.
