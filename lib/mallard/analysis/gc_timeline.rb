@@ -135,10 +135,11 @@ module Mallard
         "no_relation"
       end
 
+      # Whether a GC event was major: 1 from the per-GC hooks, true from GC::Profiler (also ClassGrowth's).
       def major?(event) = [1, true].include?(event.major)
 
       private_class_method :measured, :counts, :per_gc, :pause_figures, :tally, :cpu_share, :cpu_seconds,
-                           :major_time_vs_live_set, :after_warmup, :correlation, :finding, :major?
+                           :major_time_vs_live_set, :after_warmup, :correlation, :finding
     end
   end
 end

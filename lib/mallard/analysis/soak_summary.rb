@@ -40,11 +40,12 @@ module Mallard
 
       # What the run recorded of itself: the Ruby it ran on, how `--until-decided` ended, the ramp
       # `--concurrency auto` chose its load by, its memory cgroup and --memory-limit, its workers' sharing, and a job
-      # backend's memory per role.
+      # backend's memory per role and figures per job class.
       def run_facts(run, steady)
         { ruby: run.meta.subject_ruby, until_decided: run.phases.until_decided, ramp: ramp(run.ramp),
           container: ContainerMemory.call(run), memory_limit: MemoryLimit.call(run),
-          sharing_decay: SharingDecay.call(run), roles: RoleMemory.call(run, steady) }
+          sharing_decay: SharingDecay.call(run), roles: RoleMemory.call(run, steady),
+          job_classes: JobClasses.call(run, from_t: steady.samples.first&.t) }
       end
 
       def ramp(ramp)

@@ -9,6 +9,7 @@ require_relative "ledger"
 require_relative "container"
 require_relative "sharing_decay"
 require_relative "role_memory"
+require_relative "job_class"
 require_relative "../analysis/memory_metric"
 
 module Mallard
@@ -120,6 +121,7 @@ module Mallard
     # --memory-limit as watched (nil without it). sharing_decay: each worker's shared and private memory against the
     # requests it served (Analysis::SharingDecay; nil for a tree without workers). roles: a job backend's tree by role
     # (Analysis::RoleMemory: Solid Queue's supervisor, dispatcher, scheduler, workers), nil for other runs.
+    # job_classes: a job worker's figures per job class (Analysis::JobClasses), nil for other runs.
     Soak = Value.define(:schema_version, :kind, :status, :reason, :cause, :run_dir, :skipped_lines, :headroom_kb,
                         :ruby,
                         target: Run::TargetInfo, allocator: Run::AllocatorInfo, verdict: Verdict, memory: Memory,
@@ -127,7 +129,7 @@ module Mallard
                         validity: Validity, cpu_layout: Cpus::Layout,
                         series: SoakSeries, ledger: Ledger, until_decided: Run::UntilDecided, ramp: Ramp,
                         saturation: Saturation, container: Container, memory_limit: MemoryLimit,
-                        sharing_decay: SharingDecay, roles: [RolePart])
+                        sharing_decay: SharingDecay, roles: [RolePart], job_classes: [JobClass])
 
     class Soak
       # A summary of schema 1 named its memory metric only in its verdict.
