@@ -42,7 +42,8 @@ module Mallard
         gc = [["GC", @gc.gc], ["Live set", @gc.live_set]]
         memory = [["Memory", memory_lines], ["Cgroup", @sentences.container], ["Sharing", @sentences.sharing],
                   ["Roles", @sentences.roles], ["Ledger", ledger_lines]]
-        rest = [["Script", script_line], ["Load", load_line], ["Jobs", job_lines], ["App", app_line], ["Flags", flags],
+        rest = [["Script", script_line], ["Load", load_line], ["Jobs", job_lines],
+                ["Classes", @sentences.job_classes.all], ["App", app_line], ["Flags", flags],
                 ["Run", [run_dir, skipped_line, @summary.cpu_layout&.description, @sentences.instrumented]]]
         overall = [["Verdict", [conclusion, UntilDecidedSentences.ending(@summary.until_decided)]]]
         @gc_first ? overall + gc + memory + rest : overall + memory + gc.reverse + rest

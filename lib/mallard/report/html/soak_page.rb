@@ -72,7 +72,8 @@ module Mallard
         # A job worker's load is its jobs.
         def load_section
           if @summary.jobs
-            parts = [@charts.jobs.to_html, JobsView.new(@summary.jobs).to_s]
+            parts = [@charts.jobs.to_html, JobsView.new(@summary.jobs).to_s,
+                     JobClassTable.new(@sentences.job_classes).to_s]
             return Section.new(id: "jobs", title: "Jobs: throughput, queue wait and the queues", parts: parts).to_s
           end
 

@@ -24,13 +24,14 @@ module Mallard
         @container = ContainerSentences.new(summary.container, summary.memory_limit)
         @sharing = SharingSentences.new(summary.sharing_decay)
         @roles = RoleSentences.new(summary.roles)
+        @job_classes = JobClassSentences.new(summary.job_classes)
       end
 
       # Every sentence this summary gives, for a check that each view shows them all.
       def all
         [saturation, conclusion, memory_slope, memory_hint, memory_basis, live_set_slope, live_set_hint, live_set_basis,
          ledger, ledger_pss, gc_runs, gc_pauses, *gc.causes.map(&:last), gc_correlation, *gc_settings, ramp,
-         instrumented, *container, *sharing, *@roles.all].compact
+         instrumented, *container, *sharing, *@roles.all, job_classes.named, job_classes.basis].compact
       end
 
       # A soak keeps mallard's agent in the app, since its purpose is the explanation, and says so: its absolute req/s
@@ -63,6 +64,10 @@ module Mallard
 
       # The same presenter, for the HTML page's role table: each role's figures, verdict and ledger.
       def per_role = @roles
+
+      # A job worker's figures per job class (JobClassSentences): its lines for the terminal, its table's rows for the
+      # HTML page, the classes memory grows with and what the figures are for both.
+      attr_reader :job_classes
 
       # The job backend's own count of the jobs it processed, as it keeps it (Summary::Jobs#redis_processed).
       def backend_count(jobs)
