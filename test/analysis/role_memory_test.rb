@@ -74,6 +74,15 @@ class RoleMemoryTest < Minitest::Test
                  "the supervisor's agent counted none; the dispatcher's recorded nothing"
   end
 
+  # The ledger's readings carry each process's count too: a process whose interval records are missing is counted.
+  def test_a_roles_jobs_are_counted_from_its_ledger_readings_without_its_records
+    run = judged_run.with(agent: judged_run.agent.reject { |record| record.pid == 4 })
+    ledger = run.ledger.map { |reading| reading.pid == 4 ? reading.with(requests: 450 + reading.t.to_i) : reading }
+    roles = Mallard::Analysis::RoleMemory.call(run.with(ledger: ledger), judged_window)
+
+    assert_equal 700 + 461, roles.last.jobs, "pid 4's last reading, at 11.5 s"
+  end
+
   def test_a_run_too_short_to_fit_a_slope_says_so
     verdict = Mallard::Analysis::RoleMemory.call(solid_queue_run, window).last.verdict
 

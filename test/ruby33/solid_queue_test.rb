@@ -42,6 +42,7 @@ class SolidQueueTest < Minitest::Test
     assert_jobs summary["jobs"]
     assert_roles_are_the_processes_own summary["roles"], reads
     assert_roles_judged_and_explained summary["roles"], summary["jobs"]
+    assert_roles_slopes_are_the_trees summary["roles"], summary["verdict"]
     assert_roles_drawn File.read(File.join(@tmp, "soak.html")), summary["roles"]
     assert_gone(reads["pids"] + processes_left_by_mallard(@tag), within: 5)
     refute_path_exists File.join(@out, "queue-store"), "the run's store is removed with it"
@@ -125,6 +126,16 @@ class SolidQueueTest < Minitest::Test
       assert_operator verdict["samples"], :>=, 6, "#{role['role']}: a 25 s run is not too thin"
       assert_role_ledger role
     end
+  end
+
+  # The roles' PSS adds up to the tree's at each tick, and a slope fitted on the same axis is linear in the levels, so
+  # the roles' slopes add up to the run's own (whose memory is the tree's summed PSS).
+  def assert_roles_slopes_are_the_trees(roles, verdict)
+    assert_equal "pss_kb", verdict["metric"], "a tree is judged on its summed PSS"
+    tree = verdict["slope_kb_per_1k_jobs"]
+    width = verdict["ci"][1] - verdict["ci"][0]
+    assert_in_delta tree, roles.sum { |role| role["verdict"]["slope_kb_per_1k_jobs"] }, 0.02 * [tree.abs, width].max,
+                    roles.map { |role| role["verdict"] }.inspect
   end
 
   def assert_role_ledger(role)

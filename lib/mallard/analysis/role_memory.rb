@@ -28,7 +28,7 @@ module Mallard
         roles = roles(run.processes, run.meta.subject_pid)
         return if roles.values.uniq.size < 2
 
-        known = { ledgers: RoleLedger.call(run, roles, steady) || {}, jobs: jobs(run.agent, roles) }
+        known = { ledgers: RoleLedger.call(run, roles, steady) || {}, jobs: jobs(run, roles) }
         by_role(run.processes, roles).sort_by { |role, _| ORDER.index(role) || ORDER.size }
                                      .map { |role, ticks| part(run, role, ticks, steady, known) }
       end
@@ -78,9 +78,11 @@ module Mallard
       end
 
       # The jobs each role's processes ran: the agent's last count in each, summed; nil for a role the agent
-      # recorded in none of its processes.
-      def jobs(records, roles)
-        counts = records.select(&:requests).to_h { |record| [record.pid, record.requests] }
+      # recorded in none of its processes. Its intervals' records and its ledger readings both carry the process's
+      # count, so a process whose one kind of record is missing is still counted by the other.
+      def jobs(run, roles)
+        records = (run.agent + run.ledger).select(&:requests).sort_by(&:t)
+        counts = records.to_h { |record| [record.pid, record.requests] }
         counts.select { |pid, _| roles[pid] }.group_by { |pid, _| roles[pid] }
               .transform_values { |held| held.sum(&:last) }
       end
