@@ -149,6 +149,9 @@ class SameSentencesTest < Minitest::Test
                  "in production), the request mix (GET / 80% of requests in the lab, 60% in production).",
                  Mallard::Report::CompareSentences.new(summary).like
     assert_same_sentences(summary, stored_meta("compare"), at_least: 3)
+    none = summary.with(like: summary.like.with(mix: [], differing: []))
+    assert_match(/CPUs a process may use 2, its own paths \(not sent, of production's requests: 25% /,
+                 Mallard::Report::CompareSentences.new(none).like, "none of production's paths could be sent")
   end
 
   # Trees of several processes in parts, and the refork row's shared memory against the plain one's, in both views.

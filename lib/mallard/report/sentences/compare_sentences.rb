@@ -44,11 +44,18 @@ module Mallard
         return unless like
 
         took = like.applied.to_h.map { |name, value| "#{Words::CONDITIONS.fetch(name, name)} #{value}" }
-        took << "requests #{Words.request_mix(like.mix)}#{mix_left(like.mix_left)}" unless like.mix.empty?
+        took << requests(like) if requests(like)
         set = took.empty? ? "nothing the command line had not set" : took.join(", ")
         still = like.differing.empty? ? "" : " Still unlike production in #{Words.condition_gaps(like.differing)}."
         "Set as production runs (#{Text.printable(like.selector)} at #{Text.printable(like.prometheus)}, from its " \
           "exporter): #{set}.#{still}"
+      end
+
+      # The request mix the load took, or its own paths where it could take none of production's.
+      def requests(like)
+        return "requests #{Words.request_mix(like.mix)}#{mix_left(like.mix_left)}" unless like.mix.empty?
+
+        "its own paths#{mix_left(like.mix_left)}" unless like.mix_left.empty?
       end
 
       def mix_left(left)
