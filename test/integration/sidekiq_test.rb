@@ -43,6 +43,22 @@ class SidekiqIntegrationTest < Minitest::Test
     assert_job_keys(summary)
   end
 
+  # Three classes in a random mix, one keeping 10 KB a job: that one is named growing, the others not; per class the
+  # jobs add up to what Sidekiq itself counted. The ledger is read every second, for readings enough in a short run.
+  def test_the_job_class_that_keeps_memory_is_named
+    url = start_redis
+    summary, status, err = soak("mixed.rb", "--redis", url, "--duration", "24",
+                                env: { "MALLARD_LEDGER_INTERVAL" => "1" })
+
+    assert_equal 0, status.exitstatus, err
+    classes = summary["job_classes"].to_h { |part| [part["job_class"], part] }
+    assert_equal %w[ChurnJob LeakyJob SmallJob], classes.keys.sort
+    assert_equal "growing", classes.dig("LeakyJob", "judgement"), classes.values.inspect
+    %w[ChurnJob SmallJob].each { |name| refute_equal "growing", classes.dig(name, "judgement"), classes[name].inspect }
+    jobs = classes.values.sum { |part| part["jobs"] }
+    assert_equal [Integer(redis_call(url, "GET", "stat:processed"))] * 2, [jobs, summary.dig("jobs", "processed")]
+  end
+
   # Sidekiq 7 from RubyGems (bin/setup --test installs it into tmp/gems/sidekiq7): its own configuration object,
   # capsules and redis-client, the same middleware hook and keys. Only the worker sees those gems (mallard's own
   # bundle must not); the workload pushes with the system's Sidekiq 6.4 client, whose jobs Sidekiq 7 runs.
