@@ -34,6 +34,15 @@ class ActiveJobHookTest < Minitest::Test
     assert_equal [0, 1], record["failed"]
   end
 
+  def test_each_job_is_tallied_by_its_class
+    perform(Job.new(Time.now)) { nil }
+    perform(Job.new(Time.now), raised: ArgumentError.new("boom"))
+    record = JSON.parse(@recorder.take)
+
+    assert_equal([["ActiveJobHookTest::Job", 2, 1]], record["job_classes"].map { |tally| tally.first(3) })
+    assert_equal [0, 0], record["job_class"]
+  end
+
   # Solid Queue's async mode loads Rails after the agent and never forks: a thread looks until it can subscribe.
   def test_without_active_support_a_thread_looks_until_it_is_loaded
     Mallard::Agent::ActiveJobHook.watch(@recorder)
