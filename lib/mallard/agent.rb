@@ -55,9 +55,11 @@ module Mallard
         @recorder.start
       end
 
-      # In a forked child. A heap dump's child (HeapDumper) records nothing: it only dumps.
+      # In a forked child. A heap dump's child (HeapDumper) records nothing: it only dumps. Nor does a child that runs
+      # one job its parent records (ResqueHook): not even at exit, should it run at_exit.
       def forked
         return if @heap_dumper&.dumping?
+        return @recorder = nil if @job_hook.respond_to?(:parent_records?) && @job_hook.parent_records?
 
         @recorder&.after_fork
         @heap_dumper&.after_fork
@@ -66,12 +68,17 @@ module Mallard
 
       private
 
-      # Which backend's jobs (Switches::JOBS): Active Job's notifications, or Sidekiq's middleware ("on").
+      # Which backend's jobs (Switches::JOBS): Active Job's notifications, Resque's, or Sidekiq's middleware ("on").
       def watch_jobs(backend)
-        if backend == Switches::ACTIVE_JOB
+        case backend
+        when Switches::ACTIVE_JOB
           require_relative "agent/active_job_hook"
           @job_hook = ActiveJobHook
           ActiveJobHook.watch(@recorder)
+        when Switches::RESQUE
+          require_relative "agent/resque_hook"
+          @job_hook = ResqueHook
+          ResqueHook.watch(@recorder)
         else
           require_relative "agent/sidekiq_hook"
           SidekiqHook.watch(@recorder)
@@ -86,6 +93,8 @@ module Mallard
       end
 
       def stopped(origin)
+        return unless @recorder
+
         @recorder.stop
         note_ruby("end", origin)
       end

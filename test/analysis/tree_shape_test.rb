@@ -53,6 +53,17 @@ class TreeShapeTest < Minitest::Test
     assert_equal 1, tree.workers
   end
 
+  # Resque's titles say what each is doing, not what it is: the parent is the one at the root, a child forked for one
+  # job keeps the title its parent had as it forked.
+  def test_resques_parent_and_its_child_for_one_job
+    readings = [reading(50, 1, "resque-3.2.0: Forked 51 at 1764300000", 0),
+                reading(51, 50, "resque-3.2.0: Processing default since 1764300000 [SmallJob]", 0)]
+    tree = Mallard::Analysis::TreeShape.call(readings)
+
+    assert_equal "resque", tree.server
+    assert_equal %w[parent child], tree.processes.map(&:role)
+  end
+
   def test_a_process_alone_is_no_tree
     assert_nil Mallard::Analysis::TreeShape.call([reading(1, 0, "ruby app.rb", 0)])
   end

@@ -9,9 +9,10 @@ module Mallard
       # `mallard heap`'s directory of dump requests (HeapDumper).
       HEAP_DIR = "MALLARD_HEAP_DIR"
       # In a job worker: "on" for Sidekiq's server middleware to record its jobs (SidekiqHook), ACTIVE_JOB for Active
-      # Job's notifications (ActiveJobHook: Solid Queue).
+      # Job's notifications (ActiveJobHook: Solid Queue), RESQUE for Resque's jobs (ResqueHook).
       JOBS = "MALLARD_JOBS"
       ACTIVE_JOB = "active_job"
+      RESQUE = "resque"
       # Seconds without a major GC after which the agent runs a full GC, for an exact reading of the live set
       # (FullGc); unset: never.
       FULL_GC = "MALLARD_FULL_GC_EVERY"

@@ -28,7 +28,8 @@ module Mallard
       # @param run [Run::SoakRun]
       # @return [Summary::SharingDecay, nil] nil when the tree had no workers (one process shares with nothing)
       def call(run)
-        workers = workers(run).group_by(&:pid)
+        # A process seen on one tick (a child Resque forks for one job) shows no decay.
+        workers = workers(run).group_by(&:pid).select { |_, samples| samples.size > 1 }
         return if workers.empty?
 
         counts = run.agent.group_by(&:pid)

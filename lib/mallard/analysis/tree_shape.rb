@@ -5,7 +5,12 @@ module Mallard
     # What a server's process tree is, from Probe::TreeReading's readings: each process's role by the title its
     # server gave it, the workers and their threads, and what the tree holds shared and apart. Pure.
     module TreeShape
-      SERVERS = { "puma" => /\Apuma[: ]/, "pitchfork" => /\Apitchfork\b/, "solid_queue" => /\Asolid-queue-/ }.freeze
+      # "resque-3.2.0: Waiting for *", "resque-3.2.0: Forked 4243 at 1764300000" (its parent), "resque-3.2.0:
+      # Processing default since 1764300000 [SmallJob]" (a child, forked per job, keeps the title its parent had): the
+      # parent is the one at the root.
+      RESQUE = /\Aresque-\d[^:]*: /
+      SERVERS = { "puma" => /\Apuma[: ]/, "pitchfork" => /\Apitchfork\b/, "solid_queue" => /\Asolid-queue-/,
+                  "resque" => RESQUE }.freeze
       # "puma: cluster worker 0: 4242 [app]", "pitchfork (gen:0) worker[0] - ready"
       WORKER = /\bworker(?:\[| )(\d+)/
       MOLD = /\bmold\b/
@@ -50,6 +55,7 @@ module Mallard
       def role(title, root, hosts_jobs: false)
         return title[SOLID_QUEUE, 1] if title.match?(SOLID_QUEUE)
         return "puma" if root && hosts_jobs && server(title) == "puma"
+        return root ? "parent" : "child" if title.match?(RESQUE)
         return "master" if root
         return "worker #{title[WORKER, 1]}" if title.match?(WORKER)
 

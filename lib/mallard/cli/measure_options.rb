@@ -16,13 +16,13 @@ module Mallard
                                             a job worker under the jobs FILE pushes, against a store of its
                                             own: sidekiq (default: bundle exec sidekiq in DIR; a Redis;
                                             --sidekiq is the same), solid_queue (default: bin/jobs in DIR,
-                                            fork mode; SQLite made by bin/rails db:prepare), good_job
+                                            fork mode; SQLite made by bin/rails db:prepare), resque
+                                            (default: QUEUE=* rake resque:work in DIR; a Redis), good_job
                                             (default: bin/good_job start in DIR; a PostgreSQL server)
       TEXT
 
-      # The job backends --jobs measures, and those it names but does not measure yet.
-      JOB_BACKENDS = %w[sidekiq solid_queue good_job].freeze
-      LATER = %w[resque].freeze
+      # The job backends --jobs measures.
+      JOB_BACKENDS = %w[sidekiq solid_queue resque good_job].freeze
 
       # --until-decided's budget when none is given: ten minutes of load.
       DECIDE_BUDGET = 600.0
@@ -236,16 +236,12 @@ module Mallard
                                 "app's Puma, SOLID_QUEUE_IN_PUMA)") do |v|
           @subject[:mode] = v
         end
-        on(opts, "--redis URL", "job worker: use this Redis (127.0.0.1 or unix socket) instead of one of " \
+        on(opts, "--redis URL", "Sidekiq or Resque: use this Redis (127.0.0.1 or unix socket) instead of one of " \
                                 "mallard's own") { |v| @subject[:redis] = v }
       end
 
-      # resque is named by issue 43 and refused until it is measured.
       def job_backend(name)
         return name if JOB_BACKENDS.include?(name)
-        if LATER.include?(name)
-          raise UsageError, "--jobs #{name}: not yet (mallard soaks #{JOB_BACKENDS.join(' and ')})"
-        end
 
         raise OptionParser::InvalidArgument, "#{name} (one of #{JOB_BACKENDS.join(', ')})"
       end

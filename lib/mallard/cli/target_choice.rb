@@ -92,6 +92,7 @@ module Mallard
 
         case @subject[:jobs]
         when "solid_queue" then solid_queue_worker(operands, command)
+        when "resque" then resque_worker(operands, command)
         when "good_job" then good_job_worker(operands, command)
         else sidekiq_worker(operands, command)
         end
@@ -103,10 +104,22 @@ module Mallard
           raise UsageError, "--threads sets the default command's -c; with -- CMD, pass -c in CMD"
         end
 
-        Target::RedisServer.check_installed! unless @subject[:redis]
-        redis = @subject[:redis] ? Target::RedisServer::Existing.new(@subject[:redis]) : Target::RedisServer.new
         Target::SidekiqWorker.new(workload: @subject[:workload], redis: redis, dir: operands.first, command: command,
                                   threads: (@subject[:threads] if @given.include?("--threads")), user: @user)
+      end
+
+      # Resque's parent runs one job at a time, each in a child of its own: more at once is more workers.
+      def resque_worker(operands, command)
+        refuse(%w[--mode], "applies to a Solid Queue worker (--jobs solid_queue); Resque has one mode")
+        refuse(%w[--threads], "applies to Puma and Sidekiq; a Resque worker runs one job at a time")
+        Target::ResqueWorker.new(workload: @subject[:workload], redis: redis, dir: operands.first, command: command,
+                                 user: @user)
+      end
+
+      # The run's own Redis, or the one --redis names.
+      def redis
+        Target::RedisServer.check_installed! unless @subject[:redis]
+        @subject[:redis] ? Target::RedisServer::Existing.new(@subject[:redis]) : Target::RedisServer.new
       end
 
       # GoodJob's threads are its config.good_job's; its store is a PostgreSQL server of mallard's.

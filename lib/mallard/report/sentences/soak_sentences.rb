@@ -74,6 +74,7 @@ module Mallard
         case @summary.target&.kind
         when "solid_queue" then "Solid Queue's own count #{count(jobs.redis_processed)} (its jobs table)"
         when "good_job" then "GoodJob's own count #{count(jobs.redis_processed)} (its good_jobs table)"
+        when "resque" then "Resque's own count #{count(jobs.redis_processed)} (stat:processed)"
         else "Sidekiq's own count #{count(jobs.redis_processed)} (written every few seconds)"
         end
       end
