@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../agent/switches"
+require_relative "job_worker"
 
 module Mallard
   module Target
@@ -13,25 +14,7 @@ module Mallard
       SETUP = %w[bin/rails db:prepare].freeze
       SETUP_TIMEOUT = 120
 
-      attr_reader :dir, :workload_path
-
-      def url = nil
-      # Its jobs are counted by mallard's agent inside the worker: without it there is nothing to measure.
-      def measurable_without_agent? = false
-      def after_boot? = false
-      def shapes? = false
-
-      # Scrubbed for meta.json and summaries; the command run keeps its bytes.
-      def describe
-        details = [*described_mode, Workload::Jobs.source(@workload_path), store_description, @user.describe].compact
-        command = @argv.map { |arg| Text.scrub(arg) }.join(" ")
-        "#{command} in #{Text.scrub(@dir)} (#{backend_name}, #{details.join(', ')})"
-      end
-
-      def workload(options:, run_dir:, samples:, clock:, agent_log:)
-        Workload::Jobs.new(path: @workload_path, dir: @dir, backend: self, options: options, run_dir: run_dir,
-                           samples: samples, clock: clock, agent_log: agent_log)
-      end
+      include JobWorker
 
       # The workload enqueues through the app's own Active Job, on the app's Ruby, into this run's store.
       def workload_argv(path) = ["ruby", path]
@@ -44,6 +27,10 @@ module Mallard
       end
 
       private
+
+      def described_details
+        [*described_mode, Workload::Jobs.source(@workload_path), store_description, @user.describe]
+      end
 
       # @raise [NotFound] a missing workload or app directory
       def locate(dir, workload)

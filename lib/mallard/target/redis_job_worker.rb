@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../agent/switches"
+require_relative "job_worker"
 
 module Mallard
   module Target
@@ -13,22 +14,7 @@ module Mallard
     # registered_pids (the PIDs the backend lists as its workers in Redis) and worker_variables (what its command
     # reads from its environment).
     module RedisJobWorker
-      attr_reader :dir, :workload_path
-
-      def url = nil
-      # Its jobs are counted by mallard's agent inside the worker: without it there is nothing to measure.
-      def measurable_without_agent? = false
-      # The worker's command loads the app as it will: mallard has no place in it for a line to run after boot.
-      def after_boot? = false
-      # Its process tree is its own to shape: compare --shape is refused for it.
-      def shapes? = false
-
-      # Scrubbed for meta.json and summaries; the command run keeps its bytes.
-      def describe
-        details = [Workload::Jobs.source(@workload_path), @redis.describe, @user.describe].compact
-        "#{@argv.map { |arg| Text.scrub(arg) }.join(' ')} in #{Text.scrub(@dir)} (#{backend_name}, " \
-          "#{details.join(', ')})"
-      end
+      include JobWorker
 
       # Starts this run's Redis first: the worker connects at boot.
       def command(env:, run_dir:)
@@ -40,11 +26,6 @@ module Mallard
                                { "REDIS_URL" => @redis.url, Agent::Switches::JOBS => jobs_switch })
         @process = Command.new(@argv, env: worker_env, log_path: run_dir.file("subject.log"), chdir: @dir,
                                       spawn_options: @user.spawn_options)
-      end
-
-      def workload(options:, run_dir:, samples:, clock:, agent_log:)
-        Workload::Jobs.new(path: @workload_path, dir: @dir, backend: self, options: options, run_dir: run_dir,
-                           samples: samples, clock: clock, agent_log: agent_log)
       end
 
       # The workload pushes with the backend's client, through the app's bundle when it has one.
@@ -69,6 +50,8 @@ module Mallard
       end
 
       private
+
+      def described_details = [Workload::Jobs.source(@workload_path), @redis.describe, @user.describe]
 
       # @raise [NotFound] a missing workload or app directory
       def settle(workload:, redis:, dir:, user:)
