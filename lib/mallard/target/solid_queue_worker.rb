@@ -40,7 +40,8 @@ module Mallard
         check_app!(@puma ? @argv : command, COMMAND.first) # Puma needs no bin/jobs
       end
 
-      # The same worker in a mode (compare --modes' rows), started as its users start that mode: bin/jobs --mode.
+      # The same worker in a mode (compare --modes' rows), started as its users start that mode: bin/jobs --mode, or the
+      # app's Puma (SolidQueuePuma).
       # @param mode [SolidQueueMode]
       def shaped(mode) = rebuilt(mode: mode)
 
