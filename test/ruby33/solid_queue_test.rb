@@ -97,6 +97,7 @@ class SolidQueueTest < Minitest::Test
     assert_operator wait["p50"], :>, 0, wait.inspect
     assert_operator wait["p99"], :>=, wait["p50"]
     assert jobs["drained"], jobs.inspect
+    assert_equal jobs["redis_processed"], jobs["processed"], "the agent counts every job Solid Queue's store finished"
   end
 
   # Each role's steady PSS against the median of this test's own sums of its processes, and the roles' sum against
