@@ -20,6 +20,12 @@ class SharingSentencesTest < Minitest::Test
                  lines[1])
   end
 
+  def test_a_job_workers_sharing_is_counted_in_jobs
+    line = Mallard::Report::SharingSentences.new(sharing_decay, unit: "jobs").workers.first
+
+    assert_match(/after 400 jobs \(its own count\).*bends after 100 jobs,/, line)
+  end
+
   def test_no_workers_no_sentences_and_no_chart
     assert_empty Mallard::Report::SharingSentences.new(nil).all
     assert_nil Mallard::Report::Html::SharingChart.new(nil).to_html

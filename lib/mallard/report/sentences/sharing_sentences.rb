@@ -13,8 +13,10 @@ module Mallard
                                                              "workers" }.freeze
 
       # @param decay [Summary::SharingDecay, nil]
-      def initialize(decay)
+      # @param unit [String] what a worker serves: "requests", or a job worker's "jobs"
+      def initialize(decay, unit: "requests")
         @workers = decay ? decay.workers : []
+        @unit = unit
       end
 
       # One line per worker.
@@ -33,18 +35,19 @@ module Mallard
       private
 
       def worker_line(worker)
-        format("worker pid %<pid>d: shared %<start>s at its first tick, %<end>s after %<requests>s requests " \
+        format("worker pid %<pid>d: shared %<start>s at its first tick, %<end>s after %<requests>s %<unit>s " \
                "(%<source>s): %<kept>s kept; %<finding>s",
                pid: worker.pid, start: mib(worker.shared_start_kb), end: mib(worker.shared_end_kb),
-               requests: grouped(worker.requests.to_i), source: SOURCES.fetch(worker.requests_source, "unknown"),
+               requests: grouped(worker.requests.to_i), unit: @unit,
+               source: SOURCES.fetch(worker.requests_source, "unknown"),
                kept: worker.kept ? format("%.0f%%", worker.kept * 100) : "no share", finding: finding(worker))
       end
 
       def finding(worker)
         case worker.finding
         when "knee"
-          format("its fall bends after %s requests, with %s still shared",
-                 grouped(worker.knee_requests.to_i), mib(worker.knee_shared_kb))
+          format("its fall bends after %s %s, with %s still shared",
+                 grouped(worker.knee_requests.to_i), @unit, mib(worker.knee_shared_kb))
         when "steady_fall" then "it fell steadily, without a knee"
         when "no_decay" then "sharing did not decay"
         else "too few ticks to say how sharing decayed"

@@ -22,7 +22,7 @@ module Mallard
         @live_set = summary.live_set
         @gc_words = GcSentences.new(summary.gc, live_set: @live_set&.verdict)
         @container = ContainerSentences.new(summary.container, summary.memory_limit)
-        @sharing = SharingSentences.new(summary.sharing_decay)
+        @sharing = SharingSentences.new(summary.sharing_decay, unit: summary.jobs ? "jobs" : "requests")
         @roles = RoleSentences.new(summary.roles)
         @job_classes = JobClassSentences.new(summary.job_classes)
       end
