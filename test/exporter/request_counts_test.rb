@@ -42,10 +42,31 @@ class RequestCountsTest < Minitest::Test
   # A worker replaced keeps its last counts in the sum; a process seen again is not counted twice.
   def test_the_trees_sum_only_grows_as_workers_go
     totals = Mallard::Exporter::RequestTotals.new
-    first = totals.sum(1 => { "request.GET:/" => 2, "gc.count" => 5 }, 2 => { "request.GET:/" => 3 })
-    later = totals.sum(1 => { "request.GET:/" => 4 }, 3 => { "request.GET:/" => 1, "request.POST:/a" => 1 })
+    first = totals.sum({ 1 => { "request.GET:/" => 2, "gc.count" => 5 }, 2 => { "request.GET:/" => 3 } }, [1, 2])
+    later = totals.sum({ 1 => { "request.GET:/" => 4 }, 3 => { "request.GET:/" => 1, "request.POST:/a" => 1 } },
+                       [1, 3])
 
     assert_equal({ "request.GET:/" => 5 }, first)
     assert_equal({ "request.GET:/" => 8, "request.POST:/a" => 1 }, later)
+  end
+
+  def test_a_live_process_unread_at_one_scrape_is_counted_once
+    totals = Mallard::Exporter::RequestTotals.new
+    totals.sum({ 1 => { "started" => 10, "request.GET:/" => 2 }, 2 => { "started" => 11, "request.GET:/" => 3 } },
+               [1, 2])
+    unread = totals.sum({ 1 => { "started" => 10, "request.GET:/" => 4 } }, [1, 2])
+    read_again = totals.sum({ 1 => { "started" => 10, "request.GET:/" => 4 }, 2 => { "started" => 11,
+                                                                                     "request.GET:/" => 6 } }, [1, 2])
+
+    assert_equal({ "request.GET:/" => 7 }, unread, "worker 2's last counts stand while it is unread")
+    assert_equal({ "request.GET:/" => 10 }, read_again)
+  end
+
+  def test_a_pid_taken_by_a_younger_process_retires_the_older_ones_counts
+    totals = Mallard::Exporter::RequestTotals.new
+    totals.sum({ 2 => { "started" => 11, "request.GET:/" => 3 } }, [2])
+    replaced = totals.sum({ 2 => { "started" => 99, "request.GET:/" => 1 } }, [2])
+
+    assert_equal({ "request.GET:/" => 4 }, replaced)
   end
 end

@@ -6,8 +6,11 @@ module Mallard
   module Exporter
     # The requests a tree served, summed over its processes for one series per method and path, which must only
     # grow, as a counter does: a worker that Puma replaces takes its counts with it, so the last ones it wrote are
-    # kept (retired) and added to every later sum. The sum keeps at most RequestCounts::MAX_PATHS keys, the first
-    # seen; a later one adds to its method's "other". Kept by the serving process from scrape to scrape.
+    # kept (retired) and added to every later sum. A process still in the tree whose readings could not be read at
+    # one scrape keeps its last counts instead: retired, they would be counted again once it is read. Each process
+    # is known by its pid and start time, so one whose pid names a younger process is retired as it is replaced. The
+    # sum keeps at most RequestCounts::MAX_PATHS keys, the first seen; a later one adds to its method's "other". Kept
+    # by the serving process from scrape to scrape.
     class RequestTotals
       def initialize
         @last = {}
@@ -15,11 +18,13 @@ module Mallard
         @kept = {}
       end
 
-      # @param readings [Hash{Integer=>Hash}] each live process's readings, by pid
+      # @param readings [Hash{Integer=>Hash}] the readings read at this scrape, by pid (with "started", its start time)
+      # @param tree [Array<Integer>] the pids of the tree now, read or not
       # @return [Hash{String=>Integer}] "request.GET:/users/:id" => requests, the tree's since it started
-      def sum(readings)
-        retire(@last.keys - readings.keys)
-        @last = readings.transform_values { |one| one.select { |key, _| key.start_with?(RequestCounts::PREFIX) } }
+      def sum(readings, tree)
+        fresh = readings.to_h { |pid, one| [[pid, one["started"]], requests(one)] }
+        retire(@last.keys.reject { |key| live?(key, fresh, tree) })
+        @last.merge!(fresh)
         totals = @retired.dup
         @last.each_value { |counts| counts.each { |key, count| totals[key] += count } }
         bounded(totals)
@@ -27,8 +32,16 @@ module Mallard
 
       private
 
-      def retire(pids)
-        pids.each { |pid| @last.delete(pid).each { |key, count| @retired[key] += count } }
+      def requests(one) = one.select { |key, _| key.start_with?(RequestCounts::PREFIX) }
+
+      # Still in the tree, and not replaced by a younger process with its pid.
+      def live?(key, fresh, tree)
+        pid, started = key
+        tree.include?(pid) && fresh.keys.none? { |other, other_started| other == pid && other_started != started }
+      end
+
+      def retire(keys)
+        keys.each { |key| @last.delete(key).each { |name, count| @retired[name] += count } }
       end
 
       def bounded(totals)

@@ -41,7 +41,7 @@ module Mallard
         forget_gone(texts.keys - tree)
         @allocators.select! { |pid, _| tree.include?(pid) }
         found = tree.filter_map { |pid| texts[pid] && snapshot(pid, Readings.parse(texts[pid])) }
-        requests = @requests.sum(found.to_h { |one| [one.pid, one.readings] })
+        requests = @requests.sum(found.to_h { |one| [one.pid, one.readings] }, tree)
         found.each { |one| one.requests = requests if one.pid == @root_pid }
       end
 
