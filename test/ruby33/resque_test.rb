@@ -1,16 +1,14 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "json"
-require "tmpdir"
-require_relative "../support/rubies"
+require_relative "../support/job_backend_soaks"
 
 # Resque end to end on Ruby 3.3.8 (its gems installed there by bin/rubies): the fixture app's `rake resque:work`
 # against a Redis of the run's own, under jobs pushed through Resque.enqueue. One soak is shared by the checks of its
 # jobs, its memory per role (against this test's own reads of smaps_rollup) and what it leaves; one more run is
 # killed with SIGKILL. About 35 s in all.
 class ResqueTest < Minitest::Test
-  include Processes
+  include JobBackendSoaks
 
   APP = File.expand_path("../fixtures/apps/resque", __dir__)
   DURATION = 15
@@ -24,22 +22,10 @@ class ResqueTest < Minitest::Test
   SETTLE_S = 4
   TITLE = /\Aresque-\d/
 
-  def setup
-    super
-    @tmp = Dir.mktmpdir("mallard-resque")
-    @out = File.join(@tmp, "run")
-    @ruby = Rubies.path(Rubies::STOCK)
-    Rubies.extensions(Rubies::STOCK) # built once, outside the run's time
-  end
-
-  def teardown
-    FileUtils.remove_entry(@tmp)
-    super
-  end
-
   def test_a_resque_worker_is_soaked_with_its_jobs_and_its_parent_and_children
     reads = Hash.new { |hash, key| hash[key] = [] }
-    summary, status, err = soak_watched(reads)
+    summary, status, err = soak_watched("resque", reads, env: { "RUBY_YJIT_ENABLE" => "1" },
+                                                         args: ["--interval", INTERVAL.to_s], every: 0.1)
 
     assert_equal 0, status.exitstatus, err
     assert_equal "complete", summary["status"], summary["reason"]
@@ -51,19 +37,13 @@ class ResqueTest < Minitest::Test
   # The Lifeline's watchdog ends what mallard started (the parent's process group, the child running a job, Redis, the
   # workload) when mallard itself is killed with SIGKILL mid-run. Jobs of a second each, so that a child is there.
   def test_mallard_killed_mid_run_leaves_no_process
-    mallard = Process.spawn({ "JOB_WAIT" => "1" }, Gem.ruby, EXE, "soak", "--jobs", "resque", "--workload",
-                            File.join(APP, "workload.rb"), "--ruby", @ruby, "--duration", "30", "--out", @out, APP,
-                            out: File::NULL, err: File::NULL)
-    @spawned << mallard
     started = []
-    wait_for(timeout: 40, message: "no child ran a job") do
-      started = descendants(mallard)
+    child_running = lambda do |mallard|
+      started = tree_pids(mallard)
       started.count { |pid| command_line(pid).match?(TITLE) } >= 2
     end
-
+    killed_mid_soak("resque", env: { "JOB_WAIT" => "1" }, started_when: child_running) { started }
     seen = started.filter_map { |pid| command_line(pid)[/redis-server|resque-|workload\.rb/] }
-    Process.kill("KILL", mallard)
-    Process.wait(mallard)
 
     assert_equal %w[redis-server resque- workload.rb], seen.uniq.sort, "Redis, the worker, the workload"
     assert_operator seen.count("resque-"), :>=, 2, "the parent and a child"
@@ -71,19 +51,6 @@ class ResqueTest < Minitest::Test
   end
 
   private
-
-  def soak_watched(reads)
-    out_file = File.join(@tmp, "summary.json")
-    err_file = File.join(@tmp, "err.log")
-    pid = Process.spawn({ "RUBY_YJIT_ENABLE" => "1" }, Gem.ruby, EXE, "soak", "--jobs", "resque", "--workload",
-                        File.join(APP, "workload.rb"), "--ruby", @ruby, "--duration", DURATION.to_s,
-                        "--interval", INTERVAL.to_s, "--json", "--out", @out, APP, out: out_file, err: err_file)
-    watcher = Thread.new { watch(pid, reads) }
-    _, status = Timeout.timeout(DURATION + 60) { Process.wait2(pid) }
-    watcher.kill
-    err = File.read(err_file)
-    [JSON.parse(File.read(out_file).then { |out| out.empty? ? "{}" : out }), status, err]
-  end
 
   # Every job counted by the agent, as Resque counts them itself (stat:processed, read at the run's last tick).
   def assert_jobs(jobs)
@@ -140,28 +107,10 @@ class ResqueTest < Minitest::Test
            .values
   end
 
-  def meta = JSON.parse(File.read(File.join(@out, "meta.json")))
-
-  def assert_gone(pids, within:)
-    left = -> { pids.uniq.select { |pid| File.exist?("/proc/#{pid}") && !zombie?("/proc/#{pid}") } }
-    assert eventually(within) { left.call.empty? }, -> { "survived mallard: #{command_lines(left.call)}" }
-  end
-
-  # Every tenth of a second once the load has settled, until the run writes its summary: the parent's PSS and the
-  # child's, from smaps_rollup, and their sum; and the processes seen, Redis among them.
-  def watch(mallard, reads)
-    started = nil
-    loop do
-      started ||= now if loading?
-      read_tree(mallard, reads) if started && now - started >= SETTLE_S && !File.exist?(summary_path)
-      sleep 0.1
-    end
-  end
-
   # A read that caught a child whole (not one exiting, whose memory is already gone: mallard skips those too).
-  def read_tree(mallard, reads)
+  def read_tree(reads, mallard)
     root = meta["subject_pid"]
-    reads["redis"] |= descendants(mallard).select { |pid| command_line(pid).include?("redis-server") }
+    reads["redis"] |= tree_pids(mallard).select { |pid| command_line(pid).include?("redis-server") }
     pss = tree_pids(root).to_h { |pid| [pid, pss_kb(pid)] }
     reads["pids"] |= pss.keys
     children = pss.except(root).values.compact
@@ -176,30 +125,5 @@ class ResqueTest < Minitest::Test
     reads["tree"] << (parent + child)
   end
 
-  def pss_kb(pid)
-    Integer(File.read("/proc/#{pid}/smaps_rollup")[/^Pss:\s+(\d+)/, 1]) if command_line(pid).match?(TITLE)
-  end
-
-  def descendants(pid) = tree_pids(pid)
-
-  def command_line(pid)
-    File.read("/proc/#{pid}/cmdline").tr("\0", " ")
-  rescue SystemCallError
-    ""
-  end
-
-  def tree_pids(root)
-    pids = [root]
-    pids.each do |pid|
-      Dir.glob("/proc/#{pid}/task/*/children").each { |file| pids.concat(File.read(file).split.map(&:to_i)) }
-    end
-    pids.uniq
-  rescue SystemCallError
-    pids
-  end
-
-  def loading? = File.exist?(File.join(@out, "workload.log"))
-  def summary_path = File.join(@out, "summary.json")
-  def median(values) = values.sort[values.size / 2]
-  def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  def pss_kb(pid) = (pss_of(pid) if command_line(pid).match?(TITLE))
 end

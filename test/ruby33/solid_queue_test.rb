@@ -1,16 +1,14 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "json"
-require "tmpdir"
-require_relative "../support/rubies"
+require_relative "../support/job_backend_soaks"
 
 # Solid Queue end to end on Ruby 3.3.8 (its gems installed there by bin/rubies): the fixture app's bin/jobs in fork
 # mode against a SQLite store of the run's own, under a steady job load enqueued through the app's Active Job. The
 # summary's memory per role is checked against this test's own reads of each process's smaps_rollup, sorted into
 # roles by this test's own reading of Solid Queue's titles.
 class SolidQueueTest < Minitest::Test
-  include Processes
+  include JobBackendSoaks
 
   APP = File.expand_path("../fixtures/apps/solid_queue", __dir__)
   DURATION = 25
@@ -19,23 +17,10 @@ class SolidQueueTest < Minitest::Test
   SETTLE_S = 8
   TITLE = /\Asolid-queue-(?:fork-)?(supervisor|dispatcher|scheduler|worker)\(/
 
-  def setup
-    super
-    @tmp = Dir.mktmpdir("mallard-solid-queue")
-    @out = File.join(@tmp, "run")
-    @tag = new_tag("solid-queue")
-    @ruby = Rubies.path(Rubies::STOCK)
-    Rubies.extensions(Rubies::STOCK) # built once, outside the run's time
-  end
-
-  def teardown
-    FileUtils.remove_entry(@tmp)
-    super
-  end
-
   def test_a_fork_mode_worker_is_soaked_with_its_jobs_and_its_memory_per_role
     reads = Hash.new { |hash, role| hash[role] = [] }
-    summary, status, err = soak_watched(reads)
+    summary, status, err = soak_watched("solid_queue", reads, env: { "RUBY_YJIT_ENABLE" => "1" },
+                                                              args: ["--html", File.join(@tmp, "soak.html")])
 
     assert_equal 0, status.exitstatus, err
     assert_equal "complete", summary["status"], summary["reason"]
@@ -51,43 +36,13 @@ class SolidQueueTest < Minitest::Test
   # The Lifeline's watchdog ends what mallard started (the supervisor's process group, the workload) when mallard
   # itself is killed with SIGKILL mid-run.
   def test_mallard_killed_mid_run_leaves_no_process
-    mallard = Process.spawn({ "MALLARD_TEST_TAG" => @tag }, Gem.ruby, EXE, "soak", "--jobs", "solid_queue",
-                            "--workload", File.join(APP, "workload.rb"), "--ruby", @ruby, "--duration", "30",
-                            "--out", @out, APP, out: File::NULL, err: File::NULL)
-    @spawned << mallard
-    wait_for(timeout: 40, message: "the load never started") { File.exist?(File.join(@out, "workload.log")) }
-    started = subject_pids + processes_tagged(@tag)
-
-    Process.kill("KILL", mallard)
-    Process.wait(mallard)
+    started = killed_mid_soak("solid_queue") { subject_pids + processes_tagged(@tag) }
 
     assert_operator started.uniq.size, :>=, 7, "mallard, its watchdog, the supervisor and its three, the workload"
     assert_gone(started, within: 8)
   end
 
   private
-
-  # Solid Queue's titles overwrite its processes' environment area, MALLARD_TEST_TAG with it: they are known by the
-  # subject's tree instead.
-  def assert_gone(pids, within:)
-    left = -> { pids.uniq.select { |pid| File.exist?("/proc/#{pid}") && !zombie?("/proc/#{pid}") } }
-    assert eventually(within) { left.call.empty? }, -> { "survived mallard: #{command_lines(left.call)}" }
-  end
-
-  def subject_pids = tree_pids(JSON.parse(File.read(File.join(@out, "meta.json")))["subject_pid"])
-
-  def soak_watched(reads)
-    out_file = File.join(@tmp, "summary.json")
-    err_file = File.join(@tmp, "err.log")
-    pid = Process.spawn({ "MALLARD_TEST_TAG" => @tag, "RUBY_YJIT_ENABLE" => "1" }, Gem.ruby, EXE, "soak",
-                        "--jobs", "solid_queue", "--workload", File.join(APP, "workload.rb"), "--ruby", @ruby,
-                        "--duration", DURATION.to_s, "--json", "--html", File.join(@tmp, "soak.html"), "--out", @out,
-                        APP, out: out_file, err: err_file)
-    watcher = Thread.new { watch(reads) }
-    _, status = Timeout.timeout(DURATION + 60) { Process.wait2(pid) }
-    watcher.kill
-    [JSON.parse(File.read(out_file)), status, File.read(err_file)]
-  end
 
   def assert_jobs(jobs)
     assert_operator jobs["processed"], :>, 50 * (DURATION - 5), jobs.inspect
@@ -155,41 +110,19 @@ class SolidQueueTest < Minitest::Test
     assert_equal(roles.map { |role| role["role"] }, section.scan(%r{<th scope="row">(\w+)</th>}).flatten)
   end
 
-  # Every half second once the load has settled, until the run writes its summary: each process of the subject's
-  # tree, its role by its title and its PSS from smaps_rollup, summed per role and over the tree.
-  def watch(reads)
-    started = nil
-    loop do
-      started ||= now if loading?
-      read_tree(reads) if started && now - started >= SETTLE_S && !File.exist?(summary_path)
-      sleep 0.5
-    end
-  end
-
-  def read_tree(reads)
+  # Each process of the subject's tree, its role by its title and its PSS from smaps_rollup, summed per role and over
+  # the tree.
+  def read_tree(reads, _mallard)
     sums = Hash.new(0)
     pids = subject_pids
     reads["pids"] |= pids
     pids.each do |pid|
       role = File.read("/proc/#{pid}/cmdline")[TITLE, 1] or next
-      sums[role] += Integer(File.read("/proc/#{pid}/smaps_rollup")[/^Pss:\s+(\d+)/, 1])
+      sums[role] += pss_of(pid)
     end
     sums.each { |role, kb| reads[role] << kb }
     reads["tree"] << sums.values.sum
   rescue SystemCallError, TypeError, JSON::ParserError
     nil # a process went away mid-read: this tick is not whole
   end
-
-  def tree_pids(root)
-    pids = [root]
-    pids.each do |pid|
-      Dir.glob("/proc/#{pid}/task/*/children").each { |file| pids.concat(File.read(file).split.map(&:to_i)) }
-    end
-    pids.uniq
-  end
-
-  def loading? = File.size?(File.join(@out, "samples.jsonl")) && File.exist?(File.join(@out, "meta.json"))
-  def summary_path = File.join(@out, "summary.json")
-  def median(values) = values.sort[values.size / 2]
-  def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 end
