@@ -84,13 +84,24 @@ class GcIntegrationTest < Minitest::Test
   # run (37k to 57k: 10 majors, still 3 batches). The count is ln(end/start) / ln(factor): at 1% and 8 s, a run
   # half as fast as that CI run (37k to 47k) still gets about 24, 8 batches.
   def test_an_app_that_retains_per_request_grows_on_both_counts
-    summary = gc_app("leaky", "--duration", "8", env: { "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR" => "1.01" })
+    summary = leaky_app
 
     assert_equal "growing", summary.dig("verdict", "memory")
     assert_equal "growing", summary.dig("verdict", "live_set"), summary["live_set"].inspect
     assert_equal "slots per 1,000 requests", summary.dig("live_set", "unit")
     assert_match(/retains objects/, soak_words(summary).conclusion)
     assert_operator summary.dig("gc", "cpu_share"), :>, 0
+  end
+
+  # The memory ledger on the same run (until 2026-11-28 the ledger test soaked this app for 12 s of its own, reading
+  # the ledger every second): what the app holds grows, and its sentence says the app retains memory. The run reads
+  # the ledger every half second for it: at the agent's own pace, one reading in 2 s, its 8 s had 5 and left the
+  # app's memory undecided.
+  def test_an_app_that_retains_per_request_holds_growing_memory_itself
+    summary = leaky_app
+
+    assert_equal "growing", summary.dig("verdict", "app_held"), summary["ledger"].inspect
+    assert_match(/it retains memory/, soak_words(summary).ledger)
   end
 
   # Five Puma threads under glibc: RSS creeps for tens of seconds while the arenas settle (in some runs more
@@ -101,8 +112,7 @@ class GcIntegrationTest < Minitest::Test
   # both CPUs it runs one every ~2-5 s, 8 in one loaded CI run: 3 batch means, 1 df, inconclusive again. With majors
   # at 1.2 times the old objects it runs about 80. The rule under test is the verdict's, not Ruby's GC pacing.
   def test_a_bounded_app_with_five_threads_has_a_plateaued_live_set_and_the_creep_is_the_allocators
-    summary = gc_app("stable", "--threads", "5", "--duration", "40", "--cpus", "off",
-                     env: { "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR" => "1.2" })
+    summary = bounded_app
 
     assert_equal "plateaued", summary.dig("verdict", "live_set"), summary["live_set"].inspect
     refute_equal "inconclusive", summary.dig("verdict", "overall")
@@ -110,6 +120,19 @@ class GcIntegrationTest < Minitest::Test
     assert_match(/allocator|the app is bounded/, conclusion)
     refute_match(/the app retains objects/, conclusion)
     assert_operator summary.dig("gc", "major"), :>=, 20
+  end
+
+  # The memory ledger on the same run (issue 23; until 2026-11-28 the ledger test soaked this app's five threads
+  # under glibc for 20 s of its own): what the app holds does not grow while RSS creeps, the allocator is named, and
+  # the memory limit leaves headroom.
+  def test_a_bounded_app_with_five_threads_holds_no_growing_memory_of_its_own_and_the_allocator_is_named
+    summary = bounded_app
+
+    refute_equal "growing", summary.dig("verdict", "app_held"), summary["ledger"].inspect
+    assert_operator summary["headroom_kb"], :>, 0
+    return unless summary.dig("verdict", "app_held") == "plateaued"
+
+    assert_match(/\Anot a leak: the app's own memory is flat; glibc /, soak_words(summary).ledger)
   end
 
   # Not only `mallard gc`: every soak records each GC, on every Ruby (before 3.3 from GC::Profiler, whose only cost
@@ -165,9 +188,24 @@ class GcIntegrationTest < Minitest::Test
     end
   end
 
-  def gc_app(app, *args, env: {})
-    out, err, status = mallard("gc", File.join(APPS, app), "--json", "--out", File.join(@tmp, "run"), *args,
-                               env: env)
+  # The leaky app with a major GC at 1% more old objects, shared: its tests only read it.
+  def leaky_app
+    shared_run("leaky") do |out_dir|
+      gc_app("leaky", "--duration", "8", env: { "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR" => "1.01",
+                                                "MALLARD_LEDGER_INTERVAL" => "0.5" }, out_dir: out_dir)
+    end
+  end
+
+  # The bounded app's five threads under glibc, shared: its tests only read it.
+  def bounded_app
+    shared_run("bounded") do |out_dir|
+      gc_app("stable", "--threads", "5", "--duration", "40", "--cpus", "off", "--allocator", "glibc",
+             env: { "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR" => "1.2" }, out_dir: out_dir)
+    end
+  end
+
+  def gc_app(app, *args, env: {}, out_dir: File.join(@tmp, "run"))
+    out, err, status = mallard("gc", File.join(APPS, app), "--json", "--out", out_dir, *args, env: env)
     assert_includes [0, 69], status.exitstatus, err
     JSON.parse(out)
   end
