@@ -3,11 +3,14 @@
 require "test_helper"
 require "json"
 require "tmpdir"
-require_relative "../support/rails_app"
 require_relative "../support/worded"
 
 # The memory ledger on real processes: the agent reads RSS's parts inside real Puma apps under each allocator
 # (preloaded through the catalog), and the verdict judges what the app holds apart from what the allocator holds.
+# Runs that other tests start anyway carry four of the ledger's claims, read there: a generated Rails app soaked
+# for a minute (VerdictIntegrationTest, its warming app's soak), an app retaining per request and a bounded app's
+# five threads under glibc (GcIntegrationTest, its runs of them), and the fragmenting app's arenas under glibc and
+# MALLOC_ARENA_MAX=2 (FidelityIntegrationTest, its comparison's runs with the agent).
 class LedgerIntegrationTest < Minitest::Test
   include Processes
   include Worded
@@ -19,8 +22,6 @@ class LedgerIntegrationTest < Minitest::Test
   LEDGER_ENV = { "MALLARD_LEDGER_INTERVAL" => "1" }.freeze
   # A script of a few seconds needs readings twice as often to have enough to judge.
   SCRIPT_LEDGER_ENV = { "MALLARD_LEDGER_INTERVAL" => "0.5" }.freeze
-  # 60 s of load, the app's boot and warm-up, and a shared machine.
-  RAILS_TIMEOUT = 180
 
   def setup
     super
@@ -59,35 +60,6 @@ class LedgerIntegrationTest < Minitest::Test
     end
   end
 
-  def test_an_app_that_retains_per_request_holds_growing_memory_itself
-    summary = soak("leaky", "--duration", "12", out: "leaky")
-
-    assert_equal "growing", summary.dig("verdict", "app_held"), summary["ledger"].inspect
-    assert_match(/it retains memory/, soak_words(summary).ledger)
-  end
-
-  # Five threads under glibc: RSS creeps while the arenas settle; what the app holds does not grow.
-  def test_a_bounded_multi_threaded_app_is_not_a_leak_and_the_allocator_is_named
-    summary = soak("stable", "--duration", "20", "--threads", "5", "--allocator", "glibc", out: "bounded")
-
-    refute_equal "growing", summary.dig("verdict", "app_held"), summary["ledger"].inspect
-    assert_operator summary["headroom_kb"], :>, 0
-    return unless summary.dig("verdict", "app_held") == "plateaued"
-
-    assert_match(/\Anot a leak: the app's own memory is flat; glibc /, soak_words(summary).ledger)
-  end
-
-  # The same fragmenting app under glibc and under MALLOC_ARENA_MAX=2: fewer arenas hold less of what the app freed,
-  # and the ledger puts the difference in the allocator's part.
-  def test_two_arenas_hold_less_freed_memory_than_glibcs_default
-    held = %w[glibc glibc-arena2].to_h do |name|
-      summary = soak("fragmenting", "--duration", "8", "--threads", "8", "--allocator", name, out: name)
-      [name, summary.dig("ledger", "parts").find { |part| part["name"] == "malloc held free" }["kb"]]
-    end
-
-    assert_operator held["glibc-arena2"], :<, held["glibc"], held.inspect
-  end
-
   # A batch job's unneeded cache (the case that halved a job's RSS and run time): what the app holds grows with it
   # and stays flat without it. A busy script keeps the agent's thread from the GVL for seconds at a time, so the
   # scripts run long enough for a dozen readings or more (8M results: about 13 s and 1.3 GiB), and the flat one
@@ -119,51 +91,7 @@ class LedgerIntegrationTest < Minitest::Test
     assert_match(/the \d processes took [\d.]+ MiB together at [\d.]+ s \(PSS/, terminal("workers"))
   end
 
-  # The report that started this (issue 23): a Rails app that does not leak, soaked under glibc, was called
-  # growing on four boot-time major GCs. Its own memory must not be called growing, nor its objects retained.
-  # The one long test here: 60 s of load, as TESTING.md soaks a generated app. Its ledger explains nearly all of
-  # its RSS (issue 39): 84-87% when Ruby 3.1's heap pages were taken out of malloc's count and its transient heap
-  # was no part; 100% since (bench/README.md, "What the memory ledger explains").
-  def test_a_generated_rails_app_soaked_for_a_minute_is_not_called_a_leak
-    summary = rails_soak(rails_app_with_a_page)
-
-    assert_operator summary.dig("load", "requests"), :>, 1000, summary["load"].inspect
-    refute_equal "growing", summary.dig("verdict", "app_held"), summary["ledger"].inspect
-    refute_equal "growing", summary.dig("verdict", "live_set"), summary["live_set"].inspect
-    refute_equal "growing", summary.dig("verdict", "overall"), "the first word follows the app's own memory"
-    words = soak_words(summary)
-    refute_match(/retains (objects|memory)/, words.conclusion)
-    refute_match(/retains (objects|memory)/, words.ledger.to_s)
-    refute_match(/something retains objects/, words.gc_correlation.to_s)
-    assert_operator summary.dig("ledger", "explained_pct"), :>=, 95, summary["ledger"].inspect
-  end
-
   private
-
-  def rails_soak(app)
-    env = RailsApp.clean_env.merge(LEDGER_ENV, "RAILS_ENV" => "production", "SECRET_KEY_BASE" => "x" * 64)
-    args = ["soak", app, "--json", "--duration", "60", "--threads", "5", "--allocator", "glibc", "--out",
-            File.join(@tmp, "rails")]
-    stdout, err, status = Timeout.timeout(RAILS_TIMEOUT) { Open3.capture3(env, Gem.ruby, EXE, *args) }
-    assert_includes [0, 69], status.exitstatus, err
-    JSON.parse(stdout)
-  end
-
-  # A copy of the generated app with one page that renders through a controller.
-  def rails_app_with_a_page
-    app = File.join(@tmp, "rails-app")
-    FileUtils.cp_r(RailsApp.path, app)
-    File.write(File.join(app, "config", "routes.rb"),
-               "Rails.application.routes.draw { root to: \"pages#show\" }\n")
-    File.write(File.join(app, "app", "controllers", "pages_controller.rb"), <<~RUBY)
-      class PagesController < ActionController::Base
-        def show
-          render plain: Array.new(50) { |i| "row \#{i} \#{params[:q]}" }.join("\n")
-        end
-      end
-    RUBY
-    app
-  end
 
   def soak(app, *args, out:)
     stdout, err, status = mallard("soak", File.join(APPS, app), "--json", "--out", File.join(@tmp, out), *args,
