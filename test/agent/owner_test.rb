@@ -45,6 +45,28 @@ class OwnerTest < Minitest::Test
     assert_equal 0, counts.min, counts.inspect
   end
 
+  # A fork while another thread reads into the buffer (Ruby locks a string it reads into until the read returns)
+  # leaves the child a copy locked for good; a recorder's child must still be able to ask. The read here is a pipe's,
+  # held open until the child has asked, where Owner#alive?'s pread of /proc is over in microseconds.
+  def test_a_recorder_forked_while_its_owner_is_read_still_asks_in_the_child
+    Dir.mktmpdir do |dir|
+      owner = Mallard::Agent::Owner.new(spawn_ruby(""))
+      recorder = Mallard::Agent::Recorder.new(path: File.join(dir, "agent.jsonl"), interval: 60, owner: owner)
+      reader, writer = IO.pipe
+      reading = Thread.new { reader.read(8, owner.instance_variable_get(:@buffer)) }
+      Thread.pass until reading.status == "sleep"
+      child = fork do
+        recorder.after_fork
+        exit!(owner.alive? ? 0 : 1)
+      end
+      _, status = Process.wait2(child)
+      writer.write("released")
+      reading.join
+
+      assert status.success?, "the child could not ask whether its mallard lives (#{status.inspect})"
+    end
+  end
+
   def test_a_recorder_whose_mallard_is_gone_writes_nothing_more
     Dir.mktmpdir do |dir|
       path = File.join(dir, "agent.jsonl")

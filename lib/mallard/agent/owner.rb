@@ -39,6 +39,14 @@ module Mallard
         @stat = nil
       end
 
+      # A child forked while a thread of its parent was in pread has a copy of the buffer that is locked for good
+      # (Ruby locks a string it reads into until the read returns, and in the child no read returns): every check
+      # would raise "can't modify string; temporarily locked", and the child's agent would record nothing (a Solid
+      # Queue worker counted 0 of 361 jobs). So each child reads into a buffer of its own.
+      def after_fork
+        @buffer = String.new(capacity: 512)
+      end
+
       def alive?
         return false if @gone
         return true unless @stat

@@ -153,6 +153,7 @@ module Mallard
         @running = false
         @thread = nil
         reset
+        @owner&.after_fork
         @gc_timeline&.after_fork
         @ledger&.after_fork
         @full_gc&.after_fork
