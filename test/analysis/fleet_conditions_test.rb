@@ -16,22 +16,24 @@ class FleetConditionsTest < Minitest::Test
       "ruby" => [series(RUBY, 1), series(RUBY, 1), series({ "version" => "3.3.7", "yjit" => "false" }, 1)],
       "malloc" => [series({ "allocator" => "jemalloc" }, 1)],
       "mix" => [series({ "method" => "GET", "path" => "/" }, 20, 40),
-                series({ "method" => "POST", "path" => "/a" }, 10)]
+                series({ "method" => "POST", "path" => "/a" }, 10)],
+      "rate" => [series({ "instance" => "a" }, 0, 120, 80), series({ "instance" => "b" }, 150, 90),
+                 series({ "instance" => "c" }, 0, 0)]
     )
 
-    assert_equal({ ruby: "3.3.8", yjit: true, cpus: 4, threads: 16, workers: 2, malloc: "jemalloc",
+    assert_equal({ ruby: "3.3.8", yjit: true, cpus: 4, threads: 16, workers: 2, malloc: "jemalloc", rate: 135.0,
                    mix: [{ method: "GET", path: "/", share: 0.75 }, { method: "POST", path: "/a", share: 0.25 }] },
                  conditions.to_h)
     assert_nil Mallard::Analysis::FleetConditions.call({})
   end
 
   # The stored comparison of the demo app, made before runs kept their Puma counts: its Ruby, CPUs, the
-  # recommendation's malloc and its load's one path are known, its threads are not.
+  # recommendation's malloc, its load's one path and the rate its runs served are known, its threads are not.
   def test_the_labs_conditions_come_from_the_comparison_and_its_row
     opened = Mallard::RunKind.open(File.expand_path("../fixtures/runs/compare", __dir__))
     prediction = Mallard::Analysis::Prediction.call(opened.summary, config: nil, run: "compare", meta: opened.run.meta)
 
-    assert_equal({ ruby: "3.1.2", yjit: nil, cpus: 2, threads: nil, workers: nil, malloc: "glibc",
+    assert_equal({ ruby: "3.1.2", yjit: nil, cpus: 2, threads: nil, workers: nil, malloc: "glibc", rate: 1379.9,
                    mix: [{ method: "GET", path: "/", share: 1.0 }] },
                  prediction.conditions.to_h)
   end
@@ -62,6 +64,18 @@ class FleetConditionsTest < Minitest::Test
 
     assert_empty Mallard::Analysis::ConditionGaps.call(lab, production)
     assert_empty Mallard::Analysis::ConditionGaps.call(lab, production.with(mix: [])), "production served none"
+  end
+
+  # A lab flat out against production's quieter trees differs in its rate; two runs of one load do not.
+  def test_rates_differ_from_a_quarter_apart
+    lab = Mallard::Summary::Conditions.new(rate: 1379.9)
+    gaps = Mallard::Analysis::ConditionGaps.call(lab, lab.with(rate: 135.0))
+
+    assert_equal([["rate", 1379.9, 135.0, nil]], gaps.map { |gap| gap.to_h.values })
+    assert_match(/requests a second a tree \(1379.9 in the lab, 135.0 in production\)/,
+                 Mallard::Report::Words.condition_gaps(gaps))
+    assert_empty Mallard::Analysis::ConditionGaps.call(lab.with(rate: 140.0), lab.with(rate: 135.0))
+    assert_empty Mallard::Analysis::ConditionGaps.call(lab, lab.with(rate: nil)), "an exporter that counts no requests"
   end
 
   private

@@ -27,6 +27,17 @@ class LikeProductionTest < Minitest::Test
                   %w[malloc glibc jemalloc]], gaps(result)
   end
 
+  # Production's busiest minute is the lab's open-loop rate, unless the command line gave one, which is then said
+  # where it is far from production's.
+  def test_the_load_takes_production_rate_unless_the_command_line_gave_one
+    busy = PRODUCTION.with(rate: 135.0)
+
+    assert_equal 135.0, like(given: [], production: busy).applied["rate"]
+    given = like(given: ["--rate"], production: busy, lab: LAB.with(rate: 1000.0))
+    refute given.applied.key?("rate")
+    assert_includes gaps(given), ["rate", 1000.0, 135.0]
+  end
+
   # A lab with fewer CPUs than production cannot give a process more: that is said, not taken.
   def test_more_cpus_in_production_than_the_lab_has_is_said
     result = like(given: [], lab: LAB.with(cpus: 1))

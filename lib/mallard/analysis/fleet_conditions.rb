@@ -7,7 +7,8 @@ module Mallard
     # (the pool's over the processes that run one: a master runs none); the Ruby, YJIT and the malloc the label most
     # of them carry; the workers per tree, the processes the exporter labels workers over those it labels masters (a
     # master serves every process of its tree; nil where the selector holds no master); the request mix, each method and
-    # path's mean rate over the window as a share (RequestMix). Pure.
+    # path's mean rate over the window as a share (RequestMix); the rate, each tree's busiest minute in the window
+    # (memory follows the busiest load a process serves, not its mean), the median over the trees. Pure.
     module FleetConditions
       module_function
 
@@ -20,7 +21,12 @@ module Mallard
         Summary::Conditions.new(cpus: level(conditions["cpus"]), threads: level(conditions["threads"], &:positive?),
                                 ruby: most(conditions["ruby"], "version"), yjit: yjit && yjit == "true",
                                 malloc: most(conditions["malloc"], "allocator"), workers: workers(conditions["cpus"]),
-                                mix: RequestMix.of_series(conditions["mix"]))
+                                mix: RequestMix.of_series(conditions["mix"]), rate: busiest(conditions["rate"]))
+      end
+
+      def busiest(series)
+        peaks = Array(series).filter_map { |one| one.points.map(&:last).max }
+        Statistics.median(peaks.select(&:positive?))&.round(1)
       end
 
       def workers(series)
@@ -37,7 +43,7 @@ module Mallard
 
       def most(series, label) = Array(series).filter_map { |one| one.labels[label] }.tally.max_by(&:last)&.first
 
-      private_class_method :workers, :level, :most
+      private_class_method :workers, :level, :most, :busiest
     end
   end
 end

@@ -23,7 +23,8 @@ module Mallard
         Summary::Prediction.new(run: run, config: name, baseline: baseline, metric: compare.metric,
                                 chosen_by: config ? "given" : "recommendation", **change(row.vs_baseline),
                                 ledger_kb: part_changes(row, compare.configs.find { |one| one.name == baseline }),
-                                conditions: conditions(compare, compare.rows.find { |one| one.name == name }, meta))
+                                conditions: conditions(compare, compare.rows.find { |one| one.name == name }, meta,
+                                                       served(row)))
       end
 
       def recommended(compare, run)
@@ -52,15 +53,19 @@ module Mallard
       end
 
       # What the configuration's runs ran in: its row's Ruby, YJIT, shape and allocator where it set them, else the
-      # comparison's own; the request mix its load's paths made (meta.json's options).
-      def conditions(compare, row, meta)
+      # comparison's own; the request mix its load's paths made (meta.json's options); the rate it served (its runs'
+      # median req/s, for a tree).
+      def conditions(compare, row, meta, rate)
         ruby = row&.ruby || {}
         Summary::Conditions.new(ruby: ruby["version"] || ruby_version(meta), yjit: yjit(row&.yjit),
                                 cpus: compare.cpu_layout&.subject&.size || meta.cpus,
                                 **counts(row&.shape, meta.puma || {}),
-                                malloc: ruby["allocator_linked"] || malloc(row&.allocator),
+                                malloc: ruby["allocator_linked"] || malloc(row&.allocator), rate: rate,
                                 mix: RequestMix.of_paths((meta.options || {})["paths"]))
       end
+
+      # A configuration's runs' median req/s (a tree's), to a tenth.
+      def served(config) = config.rps&.median&.round(1)
 
       def ruby_version(meta) = meta.subject_ruby&.fetch("version", nil) || meta.ruby.to_s[/\d+\.\d+\.\d+/]
 
@@ -79,8 +84,8 @@ module Mallard
         nil # a configuration this catalog no longer has
       end
 
-      private_class_method :recommended, :configuration, :change, :part_changes, :conditions, :ruby_version, :yjit,
-                           :counts, :malloc
+      private_class_method :recommended, :configuration, :change, :part_changes, :conditions, :served, :ruby_version,
+                           :yjit, :counts, :malloc
     end
   end
 end

@@ -165,7 +165,7 @@ module Mallard
       def lab_conditions
         Summary::Conditions.new(ruby: @measure.soak.subject_ruby.version, cpus: @measure.soak.cpu_layout&.subject&.size,
                                 threads: @measure.threads, workers: @measure.workers,
-                                malloc: catalog.fetch(configs.first).malloc,
+                                malloc: catalog.fetch(configs.first).malloc, rate: @measure.soak.rate,
                                 mix: Analysis::RequestMix.of_paths(@measure.soak.paths))
       end
 

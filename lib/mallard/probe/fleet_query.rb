@@ -24,9 +24,12 @@ module Mallard
                 .freeze
       # What production ran in, for fleet --expect: the exporter's condition families (Summary::Conditions' members).
       CONDITIONS = { "cpus" => NAMES::CPUS, "threads" => NAMES::POOL_THREADS, "ruby" => "#{NAMES::RUBY}_info",
-                     "malloc" => "ruby_allocator_info", "mix" => "#{NAMES::HTTP_REQUESTS}_total" }.freeze
+                     "malloc" => "ruby_allocator_info", "mix" => "#{NAMES::HTTP_REQUESTS}_total",
+                     "rate" => "#{NAMES::HTTP_REQUESTS}_total" }.freeze
       # The request mix's rate over this range at each point: long enough for two scrapes a minute apart.
       MIX_RANGE = "5m"
+      # A tree's requests a second over this range at each point: a minute, so that the busiest minute stands out.
+      RATE_RANGE = "1m"
       MATCHER = /\A\s*[a-zA-Z_][a-zA-Z0-9_]*\s*(=~|!~|!=|=)\s*"(?:[^"\\]|\\.)*"\s*\z/
       # Prometheus refuses a range query of more than 11,000 points per series.
       MAX_POINTS = 1_000
@@ -41,14 +44,19 @@ module Mallard
       def call(metric, selector) = series(METRICS.fetch(metric), selector)
 
       # The condition families' queries under the selector, by Summary::Conditions' member. The request mix is each
-      # method and path's rate of requests, summed over the processes.
+      # method and path's rate of requests, summed over the processes; the rate, each tree's (a scrape target's:
+      # its master serves the tree's requests).
       # @return [Hash{String=>String}]
       def conditions(selector)
         CONDITIONS.to_h do |name, family|
           query = series(family, selector)
-          [name, name == "mix" ? "sum by (method, path) (rate(#{query}[#{MIX_RANGE}]))" : query]
+          [name, RATES.key?(name) ? format(RATES[name], query) : query]
         end
       end
+
+      RATES = { "mix" => "sum by (method, path) (rate(%s[#{MIX_RANGE}]))",
+                "rate" => "sum by (instance) (rate(%s[#{RATE_RANGE}]))" }.freeze
+      private_constant :RATES
 
       def series(family, selector)
         inside = selector.to_s.strip.delete_prefix("{").delete_suffix("}")

@@ -35,7 +35,7 @@ module Mallard
       # What processes ran in (Summary::Conditions' members), as fleet --expect and compare --like name them.
       CONDITIONS = { "ruby" => "Ruby", "yjit" => "YJIT", "cpus" => "CPUs a process may use",
                      "threads" => "Puma's pool threads", "workers" => "workers", "malloc" => "malloc",
-                     "mix" => "the request mix" }.freeze
+                     "mix" => "the request mix", "rate" => "requests a second a tree" }.freeze
       # Why compare --like's load left part of production's requests (Summary::MixLeft's reasons).
       MIX_LEFT = { "method" => "by methods other than GET", "id" => "to paths with an id, which the exporter names :id",
                    "other" => "to paths past the exporter's 50", "small" => "to paths under 1% each" }.freeze
