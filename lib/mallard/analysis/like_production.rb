@@ -7,9 +7,10 @@ module Mallard
     # workers per tree (not beside --shape, whose rows set their own), and the CPUs when production's processes may
     # use fewer than the lab has. What it cannot take (a Ruby, YJIT, a malloc, more CPUs than the lab has) is said as
     # the conditions the lab still differs in. Its load takes production's request mix (what of it a load can send,
-    # RequestMix.take) unless the command line gave its paths, and production's rate (a tree's busiest minute) as an
-    # open-loop --rate unless it gave one: a lab flat out is not the production it predicts for (how many of Puma's
-    # threads run at once, and so how many malloc arenas fill, follows the load). Pure.
+    # RequestMix.take) unless the command line gave its paths. Production's rate is not taken: a lab at production's
+    # rate on a host of its own predicted arena2's saving at -5.5% where the fleet it followed, its Pumas sharing their
+    # CPUs, measured -38 to -41% (bench/README.md): memory follows how many threads run at once, which a host's crowding
+    # sets as much as the rate. A rate given with --rate is said where it is far from production's. Pure.
     module LikeProduction
       Result = Struct.new(:applied, :differing, :mix, :mix_left, keyword_init: true)
       PATHS = %w[--path --paths].freeze
@@ -19,14 +20,12 @@ module Mallard
       # @param production [Summary::Conditions]
       # @param lab [Summary::Conditions] the comparison as the command line set it
       # @param given [Array<String>] the options the command line gave (--threads, --workers, --cpus, --shape, --path)
-      # @return [Result] applied: {"threads" => 16, "workers" => 2, "cpus" => 4, "rate" => 150.0}; differing:
-      #   [Summary::ConditionGap];
+      # @return [Result] applied: {"threads" => 16, "workers" => 2, "cpus" => 4}; differing: [Summary::ConditionGap];
       #   mix: the request mix the load takes ([Summary::RequestShare], empty: its own paths), mix_left: what it cannot
       def call(production, lab:, given:)
         applied = { "threads" => (production.threads unless given.include?("--threads")),
                     "workers" => (production.workers unless (given & %w[--workers --shape]).any?),
-                    "cpus" => (production.cpus if fewer_cpus?(production, lab, given)),
-                    "rate" => (production.rate unless given.include?("--rate")) }.compact
+                    "cpus" => (production.cpus if fewer_cpus?(production, lab, given)) }.compact
         taken = (given & PATHS).empty? ? RequestMix.take(production.mix) : RequestMix::Taken.new(mix: [], left: [])
         after = lab.with(**applied.transform_keys(&:to_sym), **(taken.mix.empty? ? {} : { mix: taken.mix }))
         Result.new(applied: applied, differing: ConditionGaps.call(after, production), mix: taken.mix,

@@ -121,7 +121,6 @@ module Mallard
         @soak.paths = paths if paths
         @subject[:threads] = applied["threads"] if applied["threads"]
         @subject[:workers] = applied["workers"] if applied["workers"]
-        @soak.rate = applied["rate"] if applied["rate"]
         return unless applied["cpus"]
 
         @soak.cpus = applied["cpus"].to_s
