@@ -79,7 +79,7 @@ Bench.with_puma("stable", agent: false, workers: workers) do |_url, subject|
       pids.each { |pid| Mallard::Cpus::Layout.parse_list(Mallard::Probe::ProcFiles.new(pid).status.fetch(allowed)) }
     end,
     "pool threads (every process)" => -> { pids.each { |pid| Mallard::Probe::PumaTree.pool_threads(pid, "/proc") } },
-    "request sum (#{pids.size} processes x 50 paths)" => -> { totals.sum(readings) }
+    "request sum (#{pids.size} processes x 50 paths)" => -> { totals.sum(readings, pids) }
   }
   puts "tree: #{pids.size} processes, #{cgroup ? 'a memory cgroup' : 'no memory cgroup found'}"
   rounds.times { reads.each { |label, read| scrape_us[label] << per_call.call(&read) } }
