@@ -162,17 +162,25 @@ class FleetTest < Minitest::Test
   # What B's Pumas ran in, as their exporters served it (single processes: no workers), set against the lab's run: the
   # same Ruby, CPUs and malloc; the stored comparison was made before runs kept their Puma counts, so those are not
   # set against anything. Their request mix, counted by the exporter (the load's 3 of 4 to /, 1 to /rows), is not the
-  # comparison's (all to /): a quarter of the requests apart.
+  # comparison's (all to /): a quarter of the requests apart; nor is their rate.
   def assert_production_conditions(expected)
     cpus = Mallard::Cpus::Affinity.allowed.size
     assert_equal({ "ruby" => RUBY_VERSION, "yjit" => false, "cpus" => cpus, "threads" => 16, "workers" => 0,
-                   "malloc" => "glibc" }, expected["conditions"].except("mix"))
+                   "malloc" => "glibc" }, expected["conditions"].except("mix", "rate"))
     assert_load_mix(expected["conditions"]["mix"])
     assert_nil expected.dig("prediction", "conditions", "threads")
     assert_equal [{ "method" => "GET", "path" => "/", "share" => 1.0 }], expected.dig("prediction", "conditions", "mix")
-    assert_equal ["mix"], (expected["differing"].map { |gap| gap["name"] })
-    gap = expected["differing"].first
-    assert_in_delta 0.25, (gap["lab"] - gap["production"]).abs, 0.02, gap.inspect
+    assert_production_rate(expected)
+    gaps = expected["differing"].to_h { |gap| [gap["name"], gap] }
+    assert_equal %w[rate mix], gaps.keys
+    assert_in_delta 0.25, (gaps["mix"]["lab"] - gaps["mix"]["production"]).abs, 0.02, gaps["mix"].inspect
+  end
+
+  # Each of eight Pumas sharing the CPUs served a fraction of what the lab's one Puma did (its runs' median req/s).
+  def assert_production_rate(expected)
+    lab = expected.dig("prediction", "conditions", "rate")
+    assert_equal 1379.9, lab, "the stored comparison's median req/s"
+    assert_includes 1.0...(lab / Mallard::Analysis::ConditionGaps::RATE_ALIKE), expected.dig("conditions", "rate")
   end
 
   # The simulated fleet's load: /, and /rows a quarter of the requests (SimulatedFleet::PATHS), the only ones counted.
