@@ -95,8 +95,7 @@ class JobClassesTest < Minitest::Test
       memory += step_growth(random, leaks, cumulative, per_second_kb, &mix) if step.positive?
       agent << agent_record(10.0 + (step * 2), cumulative, leaks.keys)
       noise = random.rand(-NOISE_KB..NOISE_KB) + (step == 20 ? spike_kb : 0)
-      Run::LedgerRecord.new(t: agent.last.t + 0.001, pid: 7, malloc_in_use_kb: (memory + noise).round,
-                            ruby_live_kb: 20_000)
+      Run::LedgerRecord.new(t: agent.last.t + 0.001, pid: 7, rss_kb: (memory + noise).round + 20_000, file_kb: 20_000)
     end
     meta = Run::Meta.new(subject_pid: 7, target: Run::TargetInfo.new(kind: "sidekiq"))
     Run::SoakRun.new(meta: meta, totals: [], processes: [], agent: agent, ledger: ledger)

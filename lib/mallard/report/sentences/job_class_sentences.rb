@@ -44,8 +44,8 @@ module Mallard
       def basis
         return unless any?
 
-        format("Per job class: growth is the KiB of malloc in use and live Ruby slots each job of the class left in " \
-               "its process (95%% interval), fitted over each process's ledger readings (but those a major GC ran " \
+        format("Per job class: growth is the KiB of anonymous RSS each job of the class added to its process " \
+               "(95%% interval), fitted over each process's ledger readings (but those a major GC ran " \
                "between) against the jobs of each class run between them and the seconds passed; classes are told " \
                "apart only where their mix varies. Growing: the whole interval above %<material>s KiB per 1,000 " \
                "jobs; not growing: below it.", material: count(Analysis::ClassGrowth::MATERIAL_KB_PER_1K))
