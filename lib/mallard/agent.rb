@@ -40,7 +40,7 @@ module Mallard
         path = env["MALLARD_AGENT_OUT"]
         return if path.nil? || path.empty?
 
-        origin = origin_from(env)
+        origin = @origin = origin_from(env)
         jobs = env[Switches::JOBS]
         jobs = nil if jobs.nil? || jobs.empty?
         @timeline_note = {}
@@ -64,6 +64,7 @@ module Mallard
         @recorder&.after_fork
         @heap_dumper&.after_fork
         @job_hook&.after_fork
+        note_ruby("fork", @origin) if @recorder
       end
 
       private

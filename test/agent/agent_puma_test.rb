@@ -44,10 +44,10 @@ class AgentPumaTest < Minitest::Test
       stop_puma
 
       by_pid = records.group_by { |record| record["pid"] }
-      assert_equal worker_pids.sort, (by_pid.keys - [@master]).sort, log_text
-      assert_equal 2, worker_pids.size, log_text
+      assert_equal [worker_pids.sort, 2], [(by_pid.keys - [@master]).sort, worker_pids.size], log_text
       assert_equal [0], by_pid.fetch(@master).map { |record| record["requests"] }.uniq, "the master serves nothing"
       assert_consistent(by_pid)
+      assert_each_says_its_ruby(worker_pids)
     end
   end
 
@@ -153,6 +153,14 @@ class AgentPumaTest < Minitest::Test
 
   # Every request once, in the right process's records, with the right chunk count; time and GC
   # counters only moving forward within each process.
+  # The master at its boot and its end; each worker as it was forked (what it inherited) and at its end.
+  def assert_each_says_its_ruby(workers)
+    said = lines.select { |line| line["kind"] == "ruby" }.map { |line| [line["pid"], line["at"]] }
+
+    assert_equal [[@master, "boot"], [@master, "end"], *workers.flat_map { |pid| [[pid, "fork"], [pid, "end"]] }].sort,
+                 said.sort
+  end
+
   def assert_consistent(by_pid)
     finals = by_pid.transform_values { |list| list.last["requests"] }
     assert_equal PATHS.size, finals.values.sum

@@ -56,6 +56,15 @@ class AfterBootTest < Minitest::Test
     assert_nil Mallard::Analysis::RubyFigures.inside([state("end", 1, nil)])["compact_count_at_end"]
   end
 
+  # A tree killed at its stop writes no end: its workers' forks, after the master's warmup, still carry the count.
+  def test_a_worker_that_never_ended_counts_the_compactions_it_forked_with
+    states = [state("boot", 1, 0), state("fork", 2, 1), state("fork", 3, 1)]
+
+    assert_equal 1, Mallard::Analysis::RubyFigures.inside(states)["compact_count_at_end"]
+    ended = [state("boot", 1, 0), state("fork", 2, 0), state("end", 2, 2)]
+    assert_equal 2, Mallard::Analysis::RubyFigures.inside(ended)["compact_count_at_end"], "its end, where it wrote one"
+  end
+
   private
 
   def state(at, pid, compactions)

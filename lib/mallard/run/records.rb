@@ -91,10 +91,11 @@ module Mallard
                                 :stacks_kb, :stacks_pss_kb, :transient_heap_kb, :transient_heap_pss_kb, :pss_kb,
                                 :file_pss_kb, :mappings_t)
 
-    # The app's Ruby from inside one of its processes (Agent::RubyState), at "boot" (the agent's start) or "end"
-    # (its exit): whether YJIT was on then, and YJIT's code region and own allocations in bytes; which per-GC
-    # timeline the agent runs ("hooks", "profiler"), and why not the hooks when it fell back. jemalloc_options: at
-    # boot, under jemalloc, its options as the process took them ("opt.narenas" => 2, …; Agent::MallocStats.options).
+    # The app's Ruby from inside one of its processes (Agent::RubyState), at "boot" (the agent's start), "fork" (a
+    # forked child's start) or "end" (its exit): whether YJIT was on then, and YJIT's code region and own allocations
+    # in bytes (not at a fork: the parent's); which per-GC timeline the agent runs ("hooks", "profiler"), and why not
+    # the hooks when it fell back. jemalloc_options: at boot, under jemalloc, its options as the process took them
+    # ("opt.narenas" => 2, …; Agent::MallocStats.options).
     # compact_count: GC.stat(:compact_count) then (nil in runs recorded before it was read). yjit_region_bytes: the
     # address space YJIT reserved for its code, which --yjit-exec-mem-size sets (Agent::YjitRegion; nil: YJIT off).
     RubyState = Value.define(:t, :pid, :at, :version, :yjit, :yjit_code_region_bytes, :yjit_alloc_bytes,
