@@ -10,8 +10,9 @@ class FleetConditionsTest < Minitest::Test
 
   def test_production_is_each_series_last_point_the_median_and_the_most_common_label
     conditions = Mallard::Analysis::FleetConditions.call(
-      "cpus" => [series({ "role" => "master" }, 2, 4), series({ "role" => "worker" }, 4, 4),
-                 series({ "role" => "worker" }, 4, 2)],
+      "cpus" => [series({ "role" => "master", "instance" => "10.0.0.1:9394" }, 2, 4),
+                 series({ "role" => "worker", "instance" => "10.0.0.1:9394" }, 4, 4),
+                 series({ "role" => "worker", "instance" => "10.0.0.1:9395" }, 4, 2)],
       "threads" => [series({ "role" => "master" }, 0), series({}, 16), series({}, 16)],
       "ruby" => [series(RUBY, 1), series(RUBY, 1), series({ "version" => "3.3.7", "yjit" => "false" }, 1)],
       "malloc" => [series({ "allocator" => "jemalloc" }, 1)],
@@ -22,6 +23,7 @@ class FleetConditionsTest < Minitest::Test
     )
 
     assert_equal({ ruby: "3.3.8", yjit: true, cpus: 4, threads: 16, workers: 2, malloc: "jemalloc", rate: 135.0,
+                   trees_per_host: 2,
                    mix: [{ method: "GET", path: "/", share: 0.75 }, { method: "POST", path: "/a", share: 0.25 }] },
                  conditions.to_h)
     assert_nil Mallard::Analysis::FleetConditions.call({})
@@ -34,7 +36,7 @@ class FleetConditionsTest < Minitest::Test
     prediction = Mallard::Analysis::Prediction.call(opened.summary, config: nil, run: "compare", meta: opened.run.meta)
 
     assert_equal({ ruby: "3.1.2", yjit: nil, cpus: 2, threads: nil, workers: nil, malloc: "glibc", rate: 1379.9,
-                   mix: [{ method: "GET", path: "/", share: 1.0 }] },
+                   trees_per_host: 1, mix: [{ method: "GET", path: "/", share: 1.0 }] },
                  prediction.conditions.to_h)
   end
 

@@ -59,10 +59,28 @@ class LikeProductionTest < Minitest::Test
     assert_equal ["mix", 1.0, 0.5, "GET /"], given.differing.last.to_h.values
   end
 
+  # Eight trees on each of production's hosts: the lab's app runs beside seven copies of itself, unless the command
+  # line said how many, or the lab's target is no app directory it can copy (then the difference is said).
+  def test_a_crowded_host_is_taken_as_neighbours_where_the_lab_can_copy_its_app
+    crowded = PRODUCTION.with(trees_per_host: 8)
+    lab = LAB.with(trees_per_host: 1)
+
+    assert_equal 7, like(given: [], lab: lab, production: crowded).applied["neighbours"]
+    refute_includes gaps(like(given: [], lab: lab, production: crowded)).map(&:first), "trees_per_host"
+    kept = like(given: ["--neighbours"], lab: lab.with(trees_per_host: 3), production: crowded)
+    refute kept.applied.key?("neighbours")
+    assert_includes gaps(kept), ["trees_per_host", 3, 8]
+    uncopied = like(given: [], lab: lab, production: crowded, copies: false)
+    refute uncopied.applied.key?("neighbours")
+    assert_includes gaps(uncopied), ["trees_per_host", 1, 8]
+    refute like(given: [], lab: LAB.with(trees_per_host: 2), production: crowded.with(trees_per_host: 1))
+      .applied.key?("neighbours"), "a lab more crowded than production is said, not thinned"
+  end
+
   private
 
-  def like(given:, lab: LAB, production: PRODUCTION)
-    Mallard::Analysis::LikeProduction.call(production, lab: lab, given: given)
+  def like(given:, lab: LAB, production: PRODUCTION, copies: true)
+    Mallard::Analysis::LikeProduction.call(production, lab: lab, given: given, copies: copies)
   end
 
   def gaps(result) = result.differing.map { |gap| [gap.name, gap.lab, gap.production] }

@@ -13,7 +13,7 @@ class SoakOptionsTest < Minitest::Test
 
   def test_the_limits_are_inclusive
     options(duration: 86_400, interval: 0.05, concurrency: 10_000, requests: 10_000_000_000, boot_timeout: 3600,
-            max_error_pct: 0).validate!(open_files: 20_000)
+            max_error_pct: 0, neighbours: 32).validate!(open_files: 20_000)
     options(duration: 0.6, interval: 0.05, max_error_pct: 100).validate!
   end
 
@@ -31,7 +31,8 @@ class SoakOptionsTest < Minitest::Test
     [{ paths: [] }, "no request paths"], [{ paths: ["/a b"] }, "request path"],
     [{ paths: ["/\u00e9"] }, "request path"], [{ paths: ["/\xFF".b] }, "request path"],
     [{ paths: ["x"] }, "request path"], [{ yjit: "0" }, "--yjit takes"], [{ yjit: "4096" }, "--yjit takes"],
-    [{ yjit: "16m" }, "--yjit takes"]
+    [{ yjit: "16m" }, "--yjit takes"], [{ neighbours: -1 }, "--neighbours"], [{ neighbours: 33 }, "--neighbours"],
+    [{ neighbours: 1, concurrency: "auto" }, "--neighbours"]
   ].freeze
 
   def test_each_bad_value_is_refused_by_name

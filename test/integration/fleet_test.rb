@@ -162,17 +162,22 @@ class FleetTest < Minitest::Test
   # What B's Pumas ran in, as their exporters served it (single processes: no workers), set against the lab's run: the
   # same Ruby, CPUs and malloc; the stored comparison was made before runs kept their Puma counts, so those are not
   # set against anything. Their request mix, counted by the exporter (the load's 3 of 4 to /, 1 to /rows), is not the
-  # comparison's (all to /): a quarter of the requests apart; nor is their rate.
+  # comparison's (all to /): a quarter of the requests apart; nor is their rate, nor their crowding (the four on this
+  # host's address, where the lab's Puma ran alone).
   def assert_production_conditions(expected)
     cpus = Mallard::Cpus::Affinity.allowed.size
     assert_equal({ "ruby" => RUBY_VERSION, "yjit" => false, "cpus" => cpus, "threads" => 16, "workers" => 0,
-                   "malloc" => "glibc" }, expected["conditions"].except("mix", "rate"))
+                   "malloc" => "glibc", "trees_per_host" => ARENA2 }, expected["conditions"].except("mix", "rate"))
     assert_load_mix(expected["conditions"]["mix"])
     assert_nil expected.dig("prediction", "conditions", "threads")
     assert_equal [{ "method" => "GET", "path" => "/", "share" => 1.0 }], expected.dig("prediction", "conditions", "mix")
     assert_production_rate(expected)
-    gaps = expected["differing"].to_h { |gap| [gap["name"], gap] }
-    assert_equal %w[rate mix], gaps.keys
+    assert_production_gaps(expected["differing"].to_h { |gap| [gap["name"], gap] })
+  end
+
+  def assert_production_gaps(gaps)
+    assert_equal %w[trees_per_host rate mix], gaps.keys
+    assert_equal [1, ARENA2], gaps["trees_per_host"].values_at("lab", "production"), "the lab's Puma ran alone"
     assert_in_delta 0.25, (gaps["mix"]["lab"] - gaps["mix"]["production"]).abs, 0.02, gaps["mix"].inspect
   end
 
@@ -190,21 +195,40 @@ class FleetTest < Minitest::Test
   end
 
   # compare --like reads the glibc Pumas' conditions from Prometheus and runs the lab as they run: their 16 pool threads
-  # in a single process (no workers), and their request mix as the load's paths, in the rotation the simulated fleet's
-  # load sent (no path left out); the CPUs are the lab's own already. The run's own meta.json says what it ran.
+  # in a single process (no workers), beside as many copies as share their host, and their request mix as the load's
+  # paths, in the rotation the simulated fleet's load sent (no path left out); the CPUs are the lab's own already.
+  # The run's own meta.json says what it ran.
   def assert_compare_set_like_production(url)
     out, err, status = mallard("compare", DEMO, "--like", '{job="glibc"}', "--prometheus", url, "--allocators", "glibc",
                                "--repeat", "1", "--duration", "2", "--json", "--out", File.join(@dir, "like"))
     assert_includes [0, 65], status.exitstatus, err # 65: its one run spoilt by a busy machine, still a run as set
     like = JSON.parse(out)["like"]
 
-    assert_equal({ "threads" => 16, "workers" => 0 }, like["applied"])
-    assert_equal 16, like.dig("production", "threads")
+    assert_equal({ "threads" => 16, "workers" => 0, "neighbours" => GLIBC - 1 }, like["applied"])
+    assert_equal [16, GLIBC], like["production"].values_at("threads", "trees_per_host")
     assert_load_mix(like["mix"])
     assert_empty like["mix_left"]
-    ran = Dir.glob(File.join(@dir, "like", "*", "meta.json")).map { |meta| JSON.parse(File.read(meta)) }
+    assert_ran_as_production(File.join(@dir, "like"))
+  end
+
+  def assert_ran_as_production(dir)
+    ran = Dir.glob(File.join(dir, "*", "meta.json")).map { |meta| JSON.parse(File.read(meta)) }
     assert_equal [{ "threads" => 16, "workers" => 0 }], ran.map { |meta| meta["puma"] }.uniq
     assert_equal [{ "/" => 3, "/rows" => 1 }], ran.map { |meta| meta.dig("options", "paths").tally }.uniq
+    assert_ran_beside_its_neighbours(dir)
+  end
+
+  # Each run of the lab beside seven copies of the app, each served and loaded: the host's crowding the glibc half ran
+  # in (eight Pumas on this host's address).
+  def assert_ran_beside_its_neighbours(dir)
+    runs = Dir.glob(File.join(dir, "*", "meta.json")).map { |meta| File.dirname(meta) }
+    refute_empty runs
+    runs.each do |run|
+      assert_equal GLIBC - 1, JSON.parse(File.read(File.join(run, "meta.json"))).dig("options", "neighbours")
+      served = Dir.glob(File.join(run, "neighbour-*", "load.json")).map { |load| JSON.parse(File.read(load)) }
+      assert_equal GLIBC - 1, served.size, run
+      served.each { |load| assert_operator load["requests"], :>, 0, run }
+    end
   end
 
   def assert_an_aa_split_never_as_predicted(url)

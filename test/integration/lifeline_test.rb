@@ -4,8 +4,8 @@ require "test_helper"
 require "json"
 require "tmpdir"
 
-# The real executable killed with SIGKILL mid-run: whatever it started (Puma's master and workers, wrk,
-# doctor's command) must go with it, and the run's files must stop changing.
+# The real executable killed with SIGKILL mid-run: whatever it started (Puma's master and workers, wrk, a copy of the
+# app beside it and its load, doctor's command) must go with it, and the run's files must stop changing.
 class LifelineIntegrationTest < Minitest::Test
   include Processes
 
@@ -27,8 +27,8 @@ class LifelineIntegrationTest < Minitest::Test
   def test_soak_killed_mid_run_leaves_no_process_and_its_agent_stops_writing
     tag = new_tag("soak-kill")
     out_dir = File.join(@tmp, "run")
-    mallard = start_mallard(tag, "soak", File.join(APPS, "stable"), "--workers", "2", "--duration", "30",
-                            "--interval", INTERVAL.to_s, "--out", out_dir)
+    mallard = start_mallard(tag, "soak", File.join(APPS, "stable"), "--workers", "2", "--neighbours", "1",
+                            "--duration", "30", "--interval", INTERVAL.to_s, "--out", out_dir)
     subject = wait_for(message: "the subject never came up") { meta(out_dir)&.fetch("subject_pid", nil) }
     wait_for(message: "no process sent a request record") { agent_requests(out_dir).positive? }
     t0 = Float(File.binread("/proc/#{subject}/environ")[/MALLARD_T0=([\d.]+)/, 1])
@@ -38,7 +38,8 @@ class LifelineIntegrationTest < Minitest::Test
     killed_t = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0
     Process.wait(mallard)
 
-    assert_operator started, :>=, 5, "mallard, its watchdog, Puma's master and two workers, wrk"
+    assert_operator started, :>=, 9, "mallard, its watchdog, Puma's master and two workers, wrk, and its " \
+                                     "neighbour's master, two workers and wrk"
     assert_all_gone(tag)
     assert_agent_log_final(out_dir, killed_t)
   end

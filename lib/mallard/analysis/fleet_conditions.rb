@@ -8,7 +8,8 @@ module Mallard
     # of them carry; the workers per tree, the processes the exporter labels workers over those it labels masters (a
     # master serves every process of its tree; nil where the selector holds no master); the request mix, each method and
     # path's mean rate over the window as a share (RequestMix); the rate, each tree's busiest minute in the window
-    # (memory follows the busiest load a process serves, not its mean), the median over the trees. Pure.
+    # (memory follows the busiest load a process serves, not its mean), the median over the trees; the trees on one
+    # host (the exporters at its address). Pure.
     module FleetConditions
       module_function
 
@@ -21,7 +22,16 @@ module Mallard
         Summary::Conditions.new(cpus: level(conditions["cpus"]), threads: level(conditions["threads"], &:positive?),
                                 ruby: most(conditions["ruby"], "version"), yjit: yjit && yjit == "true",
                                 malloc: most(conditions["malloc"], "allocator"), workers: workers(conditions["cpus"]),
-                                mix: RequestMix.of_series(conditions["mix"]), rate: busiest(conditions["rate"]))
+                                mix: RequestMix.of_series(conditions["mix"]), rate: busiest(conditions["rate"]),
+                                trees_per_host: trees_per_host(conditions["cpus"]))
+      end
+
+      # Each exporter serves one tree, at its host's address and a port of its own: the trees on each host, the median
+      # over the hosts.
+      def trees_per_host(series)
+        instances = Array(series).filter_map { |one| one.labels["instance"] }.uniq
+        counts = instances.group_by { |instance| instance.sub(/:\d+\z/, "") }.values.map(&:size)
+        Statistics.median(counts)&.round
       end
 
       def busiest(series)
@@ -43,7 +53,7 @@ module Mallard
 
       def most(series, label) = Array(series).filter_map { |one| one.labels[label] }.tally.max_by(&:last)&.first
 
-      private_class_method :workers, :level, :most, :busiest
+      private_class_method :workers, :level, :most, :busiest, :trees_per_host
     end
   end
 end

@@ -53,15 +53,20 @@ module Mallard
       end
 
       # What the configuration's runs ran in: its row's Ruby, YJIT, shape and allocator where it set them, else the
-      # comparison's own; the request mix its load's paths made (meta.json's options); the rate it served (its runs'
-      # median req/s, for a tree).
+      # comparison's own; the request mix its load's paths made and its trees on the host (itself and its --neighbours,
+      # meta.json's options); the rate it served (its runs' median req/s, for a tree).
       def conditions(compare, row, meta, rate)
         ruby = row&.ruby || {}
         Summary::Conditions.new(ruby: ruby["version"] || ruby_version(meta), yjit: yjit(row&.yjit),
                                 cpus: compare.cpu_layout&.subject&.size || meta.cpus,
                                 **counts(row&.shape, meta.puma || {}),
                                 malloc: ruby["allocator_linked"] || malloc(row&.allocator), rate: rate,
-                                mix: RequestMix.of_paths((meta.options || {})["paths"]))
+                                **loaded(meta.options || {}))
+      end
+
+      # What the runs' options say of their load: its paths' request mix, and the trees on the host.
+      def loaded(options)
+        { trees_per_host: 1 + options["neighbours"].to_i, mix: RequestMix.of_paths(options["paths"]) }
       end
 
       # A configuration's runs' median req/s (a tree's), to a tenth.
@@ -85,7 +90,7 @@ module Mallard
       end
 
       private_class_method :recommended, :configuration, :change, :part_changes, :conditions, :served, :ruby_version,
-                           :yjit, :counts, :malloc
+                           :yjit, :counts, :malloc, :loaded
     end
   end
 end

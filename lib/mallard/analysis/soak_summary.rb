@@ -69,7 +69,9 @@ module Mallard
         cost = CpuCost.call(run, jobs ? jobs.processed : load&.requests)
         return { load: load, jobs: jobs.with(cpu_s: cost[:cpu_s], cpu_ms_per_job: cost[:ms_per_unit]) } if jobs
 
-        { load: load&.with(cpu_s: cost[:cpu_s], cpu_ms_per_request: cost[:ms_per_unit]), jobs: nil }
+        neighbours = (run.meta.options || {})["neighbours"]
+        { load: load&.with(cpu_s: cost[:cpu_s], cpu_ms_per_request: cost[:ms_per_unit],
+                           neighbours: (neighbours if neighbours.to_i.positive?)), jobs: nil }
       end
 
       def app_figures(run, load)

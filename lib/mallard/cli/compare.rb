@@ -144,7 +144,7 @@ module Mallard
 
         validate!
         @yjit = yjit_axis
-        @like = like_production if @cli[:like]
+        @like = like_production(command) if @cli[:like]
         target = @measure.target(app ? demo_operands(operands, command, app) : operands, command)
         target = check_shapes(target)
         @shapes, target = ModesOption.apply(target, @cli[:modes], given: @measure.given_options) if @cli[:modes]
@@ -156,9 +156,10 @@ module Mallard
       end
 
       # --like: production's conditions read, and what the lab can take of them set, before the target is made.
-      def like_production
+      def like_production(command)
         LikeOption.new(prometheus: @cli[:prometheus], selector: @cli[:like])
-                  .apply(@measure, lab_conditions, given: @measure.given_options + (@cli[:shapes] ? ["--shape"] : []))
+                  .apply(@measure, lab_conditions, given: @measure.given_options + (@cli[:shapes] ? ["--shape"] : []),
+                                                   copies: @measure.app_directory?(command))
       end
 
       # The comparison as the command line set it: its Ruby, CPUs, Puma's counts, the baseline's malloc and its paths.
@@ -166,6 +167,7 @@ module Mallard
         Summary::Conditions.new(ruby: @measure.soak.subject_ruby.version, cpus: @measure.soak.cpu_layout&.subject&.size,
                                 threads: @measure.threads, workers: @measure.workers,
                                 malloc: catalog.fetch(configs.first).malloc, rate: @measure.soak.rate,
+                                trees_per_host: 1 + @measure.soak.neighbours.to_i,
                                 mix: Analysis::RequestMix.of_paths(@measure.soak.paths))
       end
 

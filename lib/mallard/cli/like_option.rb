@@ -20,15 +20,16 @@ module Mallard
         @now = now.to_f
       end
 
-      # Sets measure's threads, workers, CPUs and paths as production runs.
+      # Sets measure's threads, workers, CPUs, neighbours and paths as production runs.
       # @param measure [MeasureOptions]
       # @param lab [Summary::Conditions] the comparison as the command line set it
       # @param given [Array<String>] the options the command line gave
       # @return [Summary::Like]
       # @raise [Unavailable] Prometheus unreachable, or no process under the selector serves its conditions
-      def apply(measure, lab, given:)
+      # @param copies [Boolean] whether the lab's target can run beside copies of itself (--neighbours)
+      def apply(measure, lab, given:, copies:)
         production = conditions
-        result = Analysis::LikeProduction.call(production, lab: lab, given: given)
+        result = Analysis::LikeProduction.call(production, lab: lab, given: given, copies: copies)
         measure.follow(result.applied, paths: (Analysis::RequestMix.rotation(result.mix) unless result.mix.empty?))
         Summary::Like.new(prometheus: @api.display, selector: @selector, applied: result.applied,
                           production: production, differing: result.differing, mix: result.mix,

@@ -40,6 +40,7 @@ module Mallard
 
       def define(opts)
         load_options(opts)
+        neighbours_option(opts)
         limit_options(opts)
         subject_options(opts)
       end
@@ -111,14 +112,19 @@ module Mallard
       # The options the command line gave.
       def given_options = @given.to_a
 
+      # Whether the target is an app directory, which mallard serves and can run beside copies of itself (--neighbours).
+      # @param command [Array<String>, nil] what follows `--`
+      def app_directory?(command) = command.nil? && !@subject[:jobs] && !@subject[:script]
+
       # Puma's workers (--workers, default 0).
       def workers = @subject[:workers]
 
-      # compare --like: production's threads, workers and CPUs ({"threads" => 16, "workers" => 2, "cpus" => 4}),
-      # where the command line set none; the CPUs' layout chosen again; paths: the load's rotation for production's
-      # request mix (Analysis::RequestMix.rotation), nil to keep the command line's.
+      # compare --like: production's threads, workers, CPUs and neighbours ({"threads" => 16, "workers" => 2,
+      # "cpus" => 4, "neighbours" => 7}), where the command line set none; the CPUs' layout chosen again; paths: the
+      # load's rotation for production's request mix (Analysis::RequestMix.rotation), nil to keep the command line's.
       def follow(applied, paths: nil)
         @soak.paths = paths if paths
+        @soak.neighbours = applied["neighbours"] if applied["neighbours"]
         @subject[:threads] = applied["threads"] if applied["threads"]
         @subject[:workers] = applied["workers"] if applied["workers"]
         return unless applied["cpus"]
@@ -179,6 +185,14 @@ module Mallard
         on(opts, "--production-cpus N", Integer, "size glibc's arenas as on a production host with N CPUs " \
                                                  "(MALLOC_ARENA_MAX=8N, glibc's own limit there)") do |v|
           @soak.production_cpus = v
+        end
+      end
+
+      def neighbours_option(opts)
+        on(opts, "--neighbours N", Integer, "an app directory: N more copies of it beside the one measured, each " \
+                                            "as configured and loaded alike, on its CPUs (a host's crowding; " \
+                                            "compare --like takes it from production)") do |v|
+          @soak.neighbours = v
         end
       end
 

@@ -13,6 +13,8 @@ module Mallard
       # What only an HTTP server's load uses.
       HTTP_ONLY = %w[--requests --concurrency --path --paths --ruby-client --rate --url --until-decided].freeze
       JOBS_ONLY = %w[--workload --redis --drain-timeout --idle --mode].freeze
+      # What only an app directory mallard serves takes: it starts more copies of it.
+      APP_ONLY = %w[--neighbours].freeze
 
       # @param subject [Hash] threads:, workers:, url:, script:
       # @param given [Set<String>] the options that appeared on the command line
@@ -29,6 +31,7 @@ module Mallard
       def build(operands, command)
         kind = kind(operands, command)
         refuse(JOBS_ONLY, "applies to a job worker (--jobs)") unless kind == :jobs
+        refuse(APP_ONLY, "applies to an app directory, which mallard serves and can copy") unless kind == :rack
         case kind
         when :jobs then job_worker(operands, command)
         when :script

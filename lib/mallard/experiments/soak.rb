@@ -95,6 +95,7 @@ module Mallard
         @phases = @phases.with(up_t: clock)
         verified = verify_allocator
         @phases = @phases.with(diagnosis: allocator_info(verified), gc_settings: gc_settings(verified))
+        start_neighbours
         write_meta # now with the subject's PID, for anyone watching the run directory
       rescue UsageError
         raise # refused before anything ran: the run directory is discarded
@@ -102,6 +103,14 @@ module Mallard
         @phases = @phases.with(outcome: Run::Outcome.failed("boot_failed", e.message))
         Lifeline::Signals.deferred { write_meta }
         raise
+      end
+
+      # --neighbours: the copies beside the subject, up before its load starts (Neighbours).
+      def start_neighbours
+        return unless @options.neighbours.to_i.positive?
+
+        @neighbours = Neighbours.new(target: @target, options: @options, run_dir: @run_dir)
+        @neighbours.start(env: subject_env(agent: false), after_boot: after_boot) { |command| start_pinned(command) }
       end
 
       # mallard's own threads (sampling, the load client's watcher) and everything it starts but the subject (wrk, a
@@ -114,11 +123,11 @@ module Mallard
         Cpus::Affinity.pin_process(layout.load)
       end
 
-      def start_pinned
+      def start_pinned(command = @subject)
         layout = @options.cpu_layout
-        return @subject.start unless layout&.pinned
+        return command.start unless layout&.pinned
 
-        Cpus::Affinity.with(layout.subject) { @subject.start }
+        Cpus::Affinity.with(layout.subject) { command.start }
       end
 
       # Something answering before the subject starts would be measured in its place.
@@ -129,9 +138,9 @@ module Mallard
                           "in --url and the command to get a free one"
       end
 
-      def subject_env
+      def subject_env(agent: @options.agent)
         allocator = @options.allocator && @catalog.fetch(@options.allocator)
-        agent = if @options.agent
+        agent = if agent
                   { out: @run_dir.file("agent.jsonl"), t0: @t0, interval: @options.interval,
                     full_gc_every: @options.full_gc_every }
                 end
@@ -186,8 +195,10 @@ module Mallard
                           load: @workload.description, cpus: @options.cpu_layout&.description)
         @until_decided = until_decided
         @phases = @phases.with(load_started_t: clock, until_decided: @until_decided&.record)
+        @neighbours&.start_load
         @workload.start(@subject)
         sample_while { @workload.running?(@subject) && !decided? }
+        @neighbours&.stop_load
         # A last tick as the load ends: the subject's CPU time per request is read across the window's ends.
         @sampler.sample(requests: @agent_log.requests)
         @phases = @workload.finish(@subject, @phases.with(load_finished_t: clock))
@@ -246,7 +257,10 @@ module Mallard
       # Stops load part-way and keeps what it counted; a load tool that cannot say is noted, not fatal.
       def stop_load
         @phases = @phases.with(load_finished_t: @phases.load_finished_t || clock)
-        Lifeline::Signals.deferred { @workload&.stop }
+        Lifeline::Signals.deferred do
+          @neighbours&.stop_load
+          @workload&.stop
+        end
       rescue Error => e
         @phases = @phases.with(load_error: e.message)
       end
@@ -257,6 +271,7 @@ module Mallard
       def finish(outcome)
         Lifeline::Signals.deferred do
           @phases = @phases.with(outcome: outcome)
+          @neighbours&.stop
           @subject&.stop # TERM first: the agent writes its last records at exit
           @phases = @phases.with(stopped_t: clock)
           read = Run::SoakReader.read(@run_dir)
@@ -273,6 +288,7 @@ module Mallard
       def shutdown
         Lifeline::Signals.deferred do
           @run_dir.saved { @workload&.stop }
+          @run_dir.saved { @neighbours&.stop }
           @subject&.stop
           @target.release # after the subject: a job worker's Redis outlives the worker
           @samples&.close

@@ -10,7 +10,7 @@ module Mallard
     SoakOptions = Struct.new(:duration, :requests, :concurrency, :paths, :interval, :boot_timeout,
                              :allocator, :ruby_client, :max_error_pct, :drain_timeout, :rate, :cpus,
                              :production_cpus, :agent, :ruby, :yjit, :until_decided, :full_gc_every,
-                             :memory_limit, :reconnect, :idle, keyword_init: true)
+                             :memory_limit, :reconnect, :idle, :neighbours, keyword_init: true)
 
     # Reopened rather than built in Struct.new's block, so that its limits are its own constants.
     class SoakOptions
@@ -47,6 +47,7 @@ module Mallard
       # reconnect: a new connection for every request (Connection: close), as a proxy without keep-alive sends them
       # (nginx's default upstream); `mallard plan`'s load, so that each of a tree's workers gets its share.
       # idle: soak --idle, a job worker with no workload for duration (Workload::Jobs without a path).
+      # neighbours: soak --neighbours, copies of the app run and loaded beside it (Neighbours); nil: none.
       #
       # Where the subject and the load run (Cpus::Layout), chosen from --cpus by #validate!; not an option itself,
       # so that options.to_h (meta.json's copy) keeps what the user typed.
@@ -85,6 +86,7 @@ module Mallard
         check_concurrency(open_files)
         check_counts
         check_paths
+        check_neighbours
         self
       end
 
@@ -174,6 +176,17 @@ module Mallard
       end
 
       # An open loop needs wrk's delay(): the built-in client sends as fast as its connections allow.
+      def check_neighbours
+        return if neighbours.nil?
+        unless neighbours.is_a?(Integer) && neighbours.between?(0, Neighbours::MAX)
+          raise UsageError, "--neighbours must be between 0 and #{Neighbours::MAX}, not #{neighbours}"
+        end
+        return unless concurrency == "auto" && neighbours.positive?
+
+        raise UsageError, "--neighbours loads each copy as the app measured is loaded; with --concurrency auto, " \
+                          "give a number (run the ramp alone first)"
+      end
+
       def check_rate
         return if rate.nil?
         unless rate.finite? && rate.positive? && rate <= MAX_RATE

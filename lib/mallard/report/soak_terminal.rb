@@ -119,7 +119,14 @@ module Mallard
         latency = load.latency_ms || Summary::Percentiles.new
         [format("%s · %d requests · %.1f req/s · p50 %.1f ms · p99 %.1f ms · %s", load.tool, load.requests.to_i,
                 load.rps.to_f, latency.p50.to_f, latency.p99.to_f, errors(load)), cost_line(load), pacing_line(load),
-         @sentences.ramp]
+         neighbours_line(load), @sentences.ramp]
+      end
+
+      def neighbours_line(load)
+        return unless load.neighbours
+
+        format("beside %d more copies of the app on its CPUs, each loaded alike (--neighbours): a host's crowding; " \
+               "their figures are not these", load.neighbours)
       end
 
       # CPU time per request is the app's own cost, where req/s also moves with whatever else runs.

@@ -32,10 +32,13 @@ module Mallard
                        Analysis::LedgerParts::STACKS => "stacks", Analysis::LedgerParts::YJIT => "yjit",
                        Analysis::LedgerParts::UNEXPLAINED => "unexplained" }.freeze
 
-      # What processes ran in (Summary::Conditions' members), as fleet --expect and compare --like name them.
+      # What processes ran in (Summary::Conditions' members), as fleet --expect and compare --like name them, and what
+      # compare --like sets that no member is (neighbours: the copies it runs to share the CPUs as production does).
       CONDITIONS = { "ruby" => "Ruby", "yjit" => "YJIT", "cpus" => "CPUs a process may use",
                      "threads" => "Puma's pool threads", "workers" => "workers", "malloc" => "malloc",
-                     "mix" => "the request mix", "rate" => "requests a second a tree" }.freeze
+                     "mix" => "the request mix", "rate" => "requests a second a tree",
+                     "trees_per_host" => "the app's trees sharing a host's CPUs",
+                     "neighbours" => "copies of the app beside it (--neighbours)" }.freeze
       # Why compare --like's load left part of production's requests (Summary::MixLeft's reasons).
       MIX_LEFT = { "method" => "by methods other than GET", "id" => "to paths with an id, which the exporter names :id",
                    "other" => "to paths past the exporter's 50", "small" => "to paths under 1% each" }.freeze

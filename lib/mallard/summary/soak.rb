@@ -70,9 +70,11 @@ module Mallard
     # error_pct: the errors' share of the attempts. cpu_s: the subject's CPU time across the load, and
     # cpu_ms_per_request that over the requests (Analysis::CpuCost). An open loop (--rate) names its target_rate, the
     # share of requests that left later than their schedule (late_pct: the app could not keep up) and the latest.
+    # neighbours: the copies of the app run and loaded alike beside it (--neighbours; nil: none), whose figures are
+    # none of these.
     Load = Value.define(:tool, :requests, :duration_s, :rps, :errors, :attempts, :error_pct, :errors_by_kind,
                         :status_codes, :interrupted, :cpu_s, :cpu_ms_per_request, :target_rate, :late_pct,
-                        :max_late_ms, latency_ms: Percentiles)
+                        :max_late_ms, :neighbours, latency_ms: Percentiles)
 
     # `--concurrency auto`'s ramp (Analysis::ConcurrencyChoice): each step, and the connections chosen (nil: no step
     # was served cleanly), with that step's req/s and p99, the best clean req/s, and the p99 a clean step stays under.

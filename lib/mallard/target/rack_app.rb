@@ -50,6 +50,9 @@ module Mallard
       # @param shape [PumaShape]
       def shaped(shape) = RackApp.new(dir: @dir, user: @user, shape: shape)
 
+      # Another copy of the app as it is served here, to run beside it (soak --neighbours, Experiments::Neighbours).
+      def neighbour = RackApp.new(dir: @dir, threads: @threads, workers: @workers, user: @user, shape: @shape)
+
       # Why this app cannot be served in a shape on a Ruby, asked before any row runs: Process.warmup where the Ruby
       # has none, Pitchfork where it is not installed. nil when it can.
       # @param shape [PumaShape]

@@ -39,7 +39,7 @@ module Mallard
           [["Load generator", @load.tool], ["Requests", count(@load.requests)],
            ["Duration", @load.duration_s && "#{number(@load.duration_s, 1)} s"],
            ["Throughput", @load.rps && "#{number(@load.rps, 1)} req/s"],
-           ["The app's CPU per request", cpu], ["Open loop", pacing], ["Errors", errors],
+           ["The app's CPU per request", cpu], ["Open loop", pacing], ["Beside it", neighbours], ["Errors", errors],
            ["Status codes", (@load.status_codes || {}).map { |code, n| "#{code}: #{count(n)}" }.join(", ")]]
         end
 
@@ -52,6 +52,10 @@ module Mallard
 
           "#{number(@load.target_rate, 0)} req/s asked; #{number(@load.late_pct, 1)}% of requests left late " \
             "(up to #{number(@load.max_late_ms, 0)} ms)"
+        end
+
+        def neighbours
+          "#{@load.neighbours} more copies of the app on its CPUs, each loaded alike (--neighbours)" if @load.neighbours
         end
 
         # The count, its share of the requests attempted, and the kinds.
