@@ -10,9 +10,13 @@
 # comparison is `compare --like '{job="glibc"}'` against its Prometheus (the glibc half, production as it runs now),
 # taking its threads and request mix (its rate is read, not taken: bench/README.md); the first rollout is that same
 # fleet.
-#   ruby bench/lab_against_fleet.rb [ROLLOUTS] [APP] [THREADS] [like]
+#
+# With `crowded`, the lab's comparison runs as crowded as one of the fleet's Pumas: `--neighbours 7`, the fleet's other
+# Pumas beside the one measured, each loaded alike, all at the fleet's 32 connections a Puma.
+#   ruby bench/lab_against_fleet.rb [ROLLOUTS] [APP] [THREADS] [like|crowded]
 require_relative "support"
 require_relative "../test/support/simulated_fleet"
+require "fileutils"
 require "json"
 require "open3"
 require "tmpdir"
@@ -21,11 +25,15 @@ rollouts = Integer(ARGV.fetch(0, 3))
 app = File.expand_path(ARGV.fetch(1, File.expand_path("../examples/demo", __dir__)))
 threads = Integer(ARGV.fetch(2, 16))
 like = ARGV[3] == "like"
+crowded = ARGV[3] == "crowded"
 glibc = 4
 arena2 = 4
 # A minute and more, so that each tree's busiest minute (what --like takes as the rate) is one of load.
 LOAD_S = 75
 EXE = File.expand_path("../exe/mallard", __dir__)
+# A crowded Puma serves an eighth of what one alone does in the same seconds, and glibc's heap follows the requests
+# served: the crowded lab loads about as long as the fleet's window is after its load began.
+CROWDED_LAB_S = 40
 
 def mallard(*args)
   out, err, status = Open3.capture3(Gem.ruby, EXE, *args)
@@ -35,13 +43,16 @@ end
 
 def change(pct, interval) = interval ? format("%+.1f%% (%+.1f … %+.1f)", pct, *interval) : format("%+.1f%%", pct)
 
-def compare(app, lab, threads, like_url)
+def compare(app, lab, threads, like_url, beside: nil)
+  more = beside ? ["--neighbours", beside.to_s, "--concurrency", "32"] : []
   followed = like_url ? ["--like", '{job="glibc"}', "--prometheus", like_url] : ["--threads", threads.to_s]
+  seconds = beside ? CROWDED_LAB_S : 10
   compared = mallard("compare", app, "--allocators", "glibc,glibc-arena2", *followed, "--repeat", "3",
-                     "--duration", "10", "--json", "--out", lab)
+                     "--duration", seconds.to_s, *more, "--json", "--out", lab)
   versus = compared["configs"].find { |config| config["name"] == "glibc-arena2" }["vs_baseline"]
   took = like_url ? " following the fleet's glibc half: #{compared.dig('like', 'applied')}" : ""
-  puts "the lab (one Puma at a time, 3 repeats of 10 s#{took}): arena2 " \
+  took += " beside #{beside} copies loaded alike (--neighbours), at 32 connections" if beside
+  puts "the lab (one Puma at a time, 3 repeats of #{seconds} s#{took}): arena2 " \
        "#{change(versus['rss_pct'], versus['rss_pct_ci'])} #{compared['metric']}"
 end
 
@@ -50,25 +61,43 @@ def expect(fleet, lab, fleet_dir)
           "--expect", "#{lab}:glibc-arena2", "--json", "--out", File.join(fleet_dir, "run"))["expectation"]
 end
 
+# One rollout: a fleet, loaded, asked against the lab; its gap in points. A Puma of the fleet that did not boot: that
+# rollout again, said.
+def rollout(round, dir, app, lab, settings)
+  fleet_dir = File.join(dir, "fleet-#{round}")
+  attempts = 0
+  begin
+    attempts += 1
+    FileUtils.rm_rf(fleet_dir)
+    Dir.mkdir(fleet_dir)
+    SimulatedFleet.new(app: app, dir: fleet_dir, **settings).run do |fleet|
+      fleet.load(seconds: LOAD_S)
+      yield fleet if block_given?
+      said(round, settings, expect(fleet, lab, fleet_dir))
+    end
+  rescue Mallard::SubjectFailed => e
+    puts "  rollout #{round + 1}: #{e.message}; started again"
+    retry if attempts < 3
+    raise
+  end
+end
+
+def said(round, settings, expected)
+  gap = expected["observed_pct"] - expected["predicted_pct"]
+  differing = expected["differing"].map { |one| "#{one['name']} #{one['lab']} vs #{one['production']}" }
+  puts format("  rollout %d (%d glibc, %d arena2 Pumas at once): %s — %s, %+.1f points from the lab's; %s",
+              round + 1, settings[:glibc], settings[:arena2], change(expected["observed_pct"], expected["observed_ci"]),
+              expected["verdict"], gap, differing.empty? ? "no condition differs" : "differ: #{differing.join(', ')}")
+  gap
+end
+
 Dir.mktmpdir("mallard-lab-fleet") do |dir|
   lab = File.join(dir, "lab")
   puts "app: #{app}, #{threads} threads"
-  compare(app, lab, threads, nil) unless like
+  compare(app, lab, threads, nil, beside: (glibc + arena2 - 1 if crowded)) unless like
+  settings = { glibc: glibc, arena2: arena2, threads: threads }
   gaps = Array.new(rollouts) do |round|
-    fleet_dir = File.join(dir, "fleet-#{round}")
-    Dir.mkdir(fleet_dir)
-    SimulatedFleet.new(app: app, dir: fleet_dir, glibc: glibc, arena2: arena2, threads: threads).run do |fleet|
-      fleet.load(seconds: LOAD_S)
-      compare(app, lab, threads, fleet.url) if like && round.zero?
-      expected = expect(fleet, lab, fleet_dir)
-      gap = expected["observed_pct"] - expected["predicted_pct"]
-      differing = expected["differing"].map { |one| "#{one['name']} #{one['lab']} vs #{one['production']}" }
-      said = differing.empty? ? "no condition differs" : "differ: #{differing.join(', ')}"
-      puts format("  rollout %d (%d glibc, %d arena2 Pumas at once): %s — %s, %+.1f points from the lab's; %s",
-                  round + 1, glibc, arena2, change(expected["observed_pct"], expected["observed_ci"]),
-                  expected["verdict"], gap, said)
-      gap
-    end
+    rollout(round, dir, app, lab, settings) { |fleet| compare(app, lab, threads, fleet.url) if like && round.zero? }
   end
   puts format("  median gap %+.1f points over %d rollouts", Mallard::Analysis::Statistics.median(gaps), rollouts)
 end
