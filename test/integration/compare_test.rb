@@ -55,7 +55,7 @@ class CompareIntegrationTest < Minitest::Test
   # full run measured arena2 at -26.3% (-45.6 ... -0.2), inside the noise floor at its top. With 5 the t quantile
   # drops from 4.30 to 2.78 and the error by sqrt(5/3): about half as wide.
   def test_on_the_demo_app_configurations_whose_memory_differs_are_told_apart_and_recomputable
-    summary = compare(DEMO, "--allocators", "glibc,glibc-arena2", "--repeat", "5", "--duration", "5",
+    summary = compare(DEMO, "--allocators", "glibc,glibc-arena2", "--repeat", "5", "--duration", "4",
                       "--threads", "8", "--concurrency", "16")
     arena2 = config(summary, "glibc-arena2")
 
