@@ -19,25 +19,50 @@ class FleetConditionsTest < Minitest::Test
       "mix" => [series({ "method" => "GET", "path" => "/" }, 20, 40),
                 series({ "method" => "POST", "path" => "/a" }, 10)],
       "rate" => [series({ "instance" => "a" }, 0, 120, 80), series({ "instance" => "b" }, 150, 90),
-                 series({ "instance" => "c" }, 0, 0)]
+                 series({ "instance" => "c" }, 0, 0)],
+      "served" => [series({ "instance" => "a" }, 100, 2000), series({ "instance" => "b" }, 5000),
+                   series({ "instance" => "c" }, 0)],
+      "trees" => %w[10.0.0.1:9394 10.0.0.1:9395 10.0.0.1:9396 10.0.0.2:9394].map { |at| series({ "instance" => at }) }
     )
 
     assert_equal({ ruby: "3.3.8", yjit: true, cpus: 4, threads: 16, workers: 2, malloc: "jemalloc", rate: 135.0,
-                   trees_per_host: 2,
+                   served: 3500, trees_per_host: 3,
                    mix: [{ method: "GET", path: "/", share: 0.75 }, { method: "POST", path: "/a", share: 0.25 }] },
                  conditions.to_h)
     assert_nil Mallard::Analysis::FleetConditions.call({})
   end
 
+  # A host's CPUs are shared by every tree on it: the other selector's trees count, another host's do not; a run
+  # stored before every exporter was asked for counts its own.
+  def test_trees_on_a_host_are_every_exporters_there
+    cpus = [series({ "instance" => "10.0.0.1:9394" }, 2), series({ "instance" => "10.0.0.1:9395" }, 2),
+            series({ "instance" => "10.0.0.2:9394" }, 2)]
+    trees = %w[10.0.0.1:9394 10.0.0.1:9395 10.0.0.1:7000 10.0.0.1:7001 10.0.0.2:9394 10.0.0.2:7000 10.0.0.3:7000]
+    conditions = ->(more) { Mallard::Analysis::FleetConditions.call({ "cpus" => cpus }.merge(more)) }
+
+    assert_equal 3, conditions.call("trees" => trees.map { |at| series({ "instance" => at }, 1) }).trees_per_host
+    assert_equal 2, conditions.call({}).trees_per_host
+  end
+
   # The stored comparison of the demo app, made before runs kept their Puma counts: its Ruby, CPUs, the
-  # recommendation's malloc, its load's one path and the rate its runs served are known, its threads are not.
+  # recommendation's malloc, its load's one path, the rate its runs served and the requests that was in their 3 s are
+  # known, its threads are not.
   def test_the_labs_conditions_come_from_the_comparison_and_its_row
     opened = Mallard::RunKind.open(File.expand_path("../fixtures/runs/compare", __dir__))
     prediction = Mallard::Analysis::Prediction.call(opened.summary, config: nil, run: "compare", meta: opened.run.meta)
 
     assert_equal({ ruby: "3.1.2", yjit: nil, cpus: 2, threads: nil, workers: nil, malloc: "glibc", rate: 1379.9,
-                   trees_per_host: 1, mix: [{ method: "GET", path: "/", share: 1.0 }] },
+                   served: 4140, trees_per_host: 1, mix: [{ method: "GET", path: "/", share: 1.0 }] },
                  prediction.conditions.to_h)
+  end
+
+  # A run bounded by --requests served those, where its rate would not have reached its seconds' worth.
+  def test_a_run_bounded_by_requests_served_them
+    opened = Mallard::RunKind.open(File.expand_path("../fixtures/runs/compare", __dir__))
+    meta = opened.run.meta.with(options: opened.run.meta.options.merge("requests" => 1000))
+    prediction = Mallard::Analysis::Prediction.call(opened.summary, config: nil, run: "compare", meta: meta)
+
+    assert_equal 1000, prediction.conditions.served
   end
 
   # The request mix differs by the method and path whose shares differ most.
@@ -78,6 +103,17 @@ class FleetConditionsTest < Minitest::Test
                  Mallard::Report::Words.condition_gaps(gaps))
     assert_empty Mallard::Analysis::ConditionGaps.call(lab.with(rate: 140.0), lab.with(rate: 135.0))
     assert_empty Mallard::Analysis::ConditionGaps.call(lab, lab.with(rate: nil)), "an exporter that counts no requests"
+  end
+
+  # A short lab run against processes that have served far longer: a heap that creeps is younger in the lab.
+  def test_requests_served_differ_from_a_quarter_apart
+    lab = Mallard::Summary::Conditions.new(served: 4140)
+    gaps = Mallard::Analysis::ConditionGaps.call(lab, lab.with(served: 52_000))
+
+    assert_equal([["served", 4140, 52_000, nil]], gaps.map { |gap| gap.to_h.values })
+    assert_match(/requests a tree had served when its memory was read \(4140 in the lab, 52000 in production\)/,
+                 Mallard::Report::Words.condition_gaps(gaps))
+    assert_empty Mallard::Analysis::ConditionGaps.call(lab, lab.with(served: 4500))
   end
 
   private

@@ -40,13 +40,23 @@ class SimulatedFleet
 
   # @return [Array<Integer>] wrk's PIDs, one a Puma, for the caller to reap (a test kills them if it fails first)
   def start_load(seconds:, connections: 32)
-    @servers.map do |server|
+    @servers.each_index.map do |index|
       Process.spawn({ "MALLARD_PATHS" => PATHS.join("\n") }, "wrk", "-t1", "-c#{connections}", "-d#{seconds}s",
-                    "-s", WRK_SCRIPT, "#{server.url}/", out: File::NULL, err: File::NULL)
+                    "-s", WRK_SCRIPT, "#{@servers[index].url}/", out: wrk_output(index), err: File::NULL)
+    end
+  end
+
+  # The requests wrk counted answered, a Puma each in the order of #metrics (glibc's first), once its load is reaped:
+  # an independent count of what each tree served.
+  def requests_answered
+    @servers.each_index.map do |index|
+      JSON.parse(File.read(wrk_output(index))[/^MALLARD_JSON (.*)$/, 1]).fetch("requests")
     end
   end
 
   private
+
+  def wrk_output(index) = File.join(@dir, "wrk-#{index}.out")
 
   def start_pumas
     @metrics = Array.new(@glibc + @arena2) { "127.0.0.1:#{Mallard::Target::FreePort.pick}" }

@@ -8,8 +8,10 @@ module Mallard
     # of them carry; the workers per tree, the processes the exporter labels workers over those it labels masters (a
     # master serves every process of its tree; nil where the selector holds no master); the request mix, each method and
     # path's mean rate over the window as a share (RequestMix); the rate, each tree's busiest minute in the window
-    # (memory follows the busiest load a process serves, not its mean), the median over the trees; the trees on one
-    # host (the exporters at its address). Pure.
+    # (memory follows the busiest load a process serves, not its mean), the median over the trees; the requests each
+    # tree had served at the window's end, the median over the trees; the trees on one host (the exporters at its
+    # address, any selector's: the fleet's other half shares the host too), the median over the hosts B runs on.
+    # Pure.
     module FleetConditions
       module_function
 
@@ -23,16 +25,25 @@ module Mallard
                                 ruby: most(conditions["ruby"], "version"), yjit: yjit && yjit == "true",
                                 malloc: most(conditions["malloc"], "allocator"), workers: workers(conditions["cpus"]),
                                 mix: RequestMix.of_series(conditions["mix"]), rate: busiest(conditions["rate"]),
-                                trees_per_host: trees_per_host(conditions["cpus"]))
+                                served: level(conditions["served"], &:positive?),
+                                trees_per_host: trees_per_host(conditions["cpus"], conditions["trees"]))
       end
 
-      # Each exporter serves one tree, at its host's address and a port of its own: the trees on each host, the median
-      # over the hosts.
-      def trees_per_host(series)
-        instances = Array(series).filter_map { |one| one.labels["instance"] }.uniq
-        counts = instances.group_by { |instance| instance.sub(/:\d+\z/, "") }.values.map(&:size)
+      # Each exporter serves one tree, at its host's address and a port of its own: on each host B's processes run on,
+      # the trees every exporter there serves (B's own where the run kept no such series: one stored before it did),
+      # the median over those hosts.
+      def trees_per_host(selected, every)
+        mine = instances(selected)
+        everyone = every ? instances(every) | mine : mine
+        counts = mine.map { |instance| host(instance) }.uniq.map do |host|
+          everyone.count { |instance| host(instance) == host }
+        end
         Statistics.median(counts)&.round
       end
+
+      def instances(series) = Array(series).filter_map { |one| one.labels["instance"] }.uniq
+
+      def host(instance) = instance.sub(/:\d+\z/, "")
 
       def busiest(series)
         peaks = Array(series).filter_map { |one| one.points.map(&:last).max }
@@ -53,7 +64,7 @@ module Mallard
 
       def most(series, label) = Array(series).filter_map { |one| one.labels[label] }.tally.max_by(&:last)&.first
 
-      private_class_method :workers, :level, :most, :busiest, :trees_per_host
+      private_class_method :workers, :level, :most, :busiest, :trees_per_host, :instances, :host
     end
   end
 end

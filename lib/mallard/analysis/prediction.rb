@@ -24,7 +24,7 @@ module Mallard
                                 chosen_by: config ? "given" : "recommendation", **change(row.vs_baseline),
                                 ledger_kb: part_changes(row, compare.configs.find { |one| one.name == baseline }),
                                 conditions: conditions(compare, compare.rows.find { |one| one.name == name }, meta,
-                                                       served(row)))
+                                                       rate(row)))
       end
 
       def recommended(compare, run)
@@ -54,23 +54,27 @@ module Mallard
 
       # What the configuration's runs ran in: its row's Ruby, YJIT, shape and allocator where it set them, else the
       # comparison's own; the request mix its load's paths made and its trees on the host (itself and its --neighbours,
-      # meta.json's options); the rate it served (its runs' median req/s, for a tree).
+      # meta.json's options); the rate it served (its runs' median req/s, for a tree) and the requests that is over a
+      # run's load.
       def conditions(compare, row, meta, rate)
         ruby = row&.ruby || {}
         Summary::Conditions.new(ruby: ruby["version"] || ruby_version(meta), yjit: yjit(row&.yjit),
                                 cpus: compare.cpu_layout&.subject&.size || meta.cpus,
                                 **counts(row&.shape, meta.puma || {}),
                                 malloc: ruby["allocator_linked"] || malloc(row&.allocator), rate: rate,
-                                **loaded(meta.options || {}))
+                                **loaded(meta.options || {}, rate))
       end
 
-      # What the runs' options say of their load: its paths' request mix, and the trees on the host.
-      def loaded(options)
-        { trees_per_host: 1 + options["neighbours"].to_i, mix: RequestMix.of_paths(options["paths"]) }
+      # What the runs' options say of their load: its paths' request mix, the trees on the host, and the requests a
+      # run served: its rate over its load's seconds, or its --requests where those ended it first.
+      def loaded(options, rate)
+        served = [options["requests"], (rate * options["duration"] if rate && options["duration"])].compact.min
+        { trees_per_host: 1 + options["neighbours"].to_i, mix: RequestMix.of_paths(options["paths"]),
+          served: served&.round }
       end
 
       # A configuration's runs' median req/s (a tree's), to a tenth.
-      def served(config) = config.rps&.median&.round(1)
+      def rate(config) = config.rps&.median&.round(1)
 
       def ruby_version(meta) = meta.subject_ruby&.fetch("version", nil) || meta.ruby.to_s[/\d+\.\d+\.\d+/]
 
@@ -89,7 +93,7 @@ module Mallard
         nil # a configuration this catalog no longer has
       end
 
-      private_class_method :recommended, :configuration, :change, :part_changes, :conditions, :served, :ruby_version,
+      private_class_method :recommended, :configuration, :change, :part_changes, :conditions, :rate, :ruby_version,
                            :yjit, :counts, :malloc, :loaded
     end
   end

@@ -25,7 +25,7 @@ module Mallard
       # What production ran in, for fleet --expect: the exporter's condition families (Summary::Conditions' members).
       CONDITIONS = { "cpus" => NAMES::CPUS, "threads" => NAMES::POOL_THREADS, "ruby" => "#{NAMES::RUBY}_info",
                      "malloc" => "ruby_allocator_info", "mix" => "#{NAMES::HTTP_REQUESTS}_total",
-                     "rate" => "#{NAMES::HTTP_REQUESTS}_total" }.freeze
+                     "rate" => "#{NAMES::HTTP_REQUESTS}_total", "served" => "#{NAMES::HTTP_REQUESTS}_total" }.freeze
       # The request mix's rate over this range at each point: long enough for two scrapes a minute apart.
       MIX_RANGE = "5m"
       # A tree's requests a second over this range at each point: a minute, so that the busiest minute stands out.
@@ -44,19 +44,21 @@ module Mallard
       def call(metric, selector) = series(METRICS.fetch(metric), selector)
 
       # The condition families' queries under the selector, by Summary::Conditions' member. The request mix is each
-      # method and path's rate of requests, summed over the processes; the rate, each tree's (a scrape target's:
-      # its master serves the tree's requests).
+      # method and path's rate of requests, summed over the processes; the rate and the requests served, each tree's
+      # (a scrape target's: its master serves the tree's requests). And every exporter's tree, under no selector
+      # ("trees"): a host's CPUs are shared by every tree on it, the selector's or not.
       # @return [Hash{String=>String}]
       def conditions(selector)
-        CONDITIONS.to_h do |name, family|
+        selected = CONDITIONS.to_h do |name, family|
           query = series(family, selector)
-          [name, RATES.key?(name) ? format(RATES[name], query) : query]
+          [name, SUMMED.key?(name) ? format(SUMMED[name], query) : query]
         end
+        selected.merge("trees" => "group by (instance) (#{NAMES::CPUS})")
       end
 
-      RATES = { "mix" => "sum by (method, path) (rate(%s[#{MIX_RANGE}]))",
-                "rate" => "sum by (instance) (rate(%s[#{RATE_RANGE}]))" }.freeze
-      private_constant :RATES
+      SUMMED = { "mix" => "sum by (method, path) (rate(%s[#{MIX_RANGE}]))",
+                 "rate" => "sum by (instance) (rate(%s[#{RATE_RANGE}]))", "served" => "sum by (instance) (%s)" }.freeze
+      private_constant :SUMMED
 
       def series(family, selector)
         inside = selector.to_s.strip.delete_prefix("{").delete_suffix("}")

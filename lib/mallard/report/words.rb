@@ -37,6 +37,7 @@ module Mallard
       CONDITIONS = { "ruby" => "Ruby", "yjit" => "YJIT", "cpus" => "CPUs a process may use",
                      "threads" => "Puma's pool threads", "workers" => "workers", "malloc" => "malloc",
                      "mix" => "the request mix", "rate" => "requests a second a tree",
+                     "served" => "requests a tree had served when its memory was read",
                      "trees_per_host" => "the app's trees sharing a host's CPUs",
                      "neighbours" => "copies of the app beside it (--neighbours)" }.freeze
       # Why compare --like's load left part of production's requests (Summary::MixLeft's reasons).

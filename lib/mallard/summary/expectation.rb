@@ -11,10 +11,12 @@ module Mallard
     # What processes ran in, as a lab and production can both say it: the Ruby's version and whether YJIT was on, the
     # CPUs a process may run on, Puma's pool threads in a worker and the workers in a tree, the malloc (glibc,
     # jemalloc…), the request mix (RequestShare, largest first) and the rate (requests a second a tree served: a lab
-    # run's median, production's busiest minute), and the trees of the app on one host, which share its CPUs (a lab's
-    # run: 1 and its --neighbours; production: the exporters on one host's address). Any of them nil (the mix empty)
-    # where it was not recorded (an older run) or not served (an exporter without it).
-    Conditions = Value.define(:ruby, :yjit, :cpus, :threads, :workers, :malloc, :rate, :trees_per_host,
+    # run's median, production's busiest minute), the requests a tree had served when its memory was read (a lab
+    # run's, the median over the runs; production's, each tree's since it started, the median over the trees at the
+    # window's end: a heap that creeps follows them), and the trees of the app on one host, which share its CPUs (a
+    # lab's run: 1 and its --neighbours; production: the exporters on one host's address). Any of them nil (the mix
+    # empty) where it was not recorded (an older run) or not served (an exporter without it).
+    Conditions = Value.define(:ruby, :yjit, :cpus, :threads, :workers, :malloc, :rate, :served, :trees_per_host,
                               mix: [RequestShare])
 
     # One condition the lab's run and production's processes differ in: its name (a member of Conditions) and each
