@@ -114,6 +114,26 @@ class FleetConditionsTest < Minitest::Test
     assert_match(/requests a tree had served when its memory was read \(4140 in the lab, 52000 in production\)/,
                  Mallard::Report::Words.condition_gaps(gaps))
     assert_empty Mallard::Analysis::ConditionGaps.call(lab, lab.with(served: 4500))
+    refute_empty Mallard::Analysis::ConditionGaps.call(lab, lab.with(served: 5200)), "whole counts, 1.256 apart"
+  end
+
+  # What to do about it: the seconds of load that serve as many at the lab's rate, said where the lab served fewer.
+  def test_a_lab_that_served_fewer_is_told_how_long_to_run
+    lab = Mallard::Summary::Conditions.new(rate: 900.0, served: 36_000)
+    prediction = Mallard::Summary::Prediction.new(pct: -20.0, ci: [-25.0, -15.0], conditions: lab)
+    change = Mallard::Summary::Change.new(pct: -30.0, ci: [-33.0, -27.0])
+    expect = lambda do |served|
+      Mallard::Analysis::Expectation.call(prediction, change, processes: [8, 8], window_s: 60, metric: "rss",
+                                                              conditions: lab.with(served: served))
+    end
+    longer = expect.call(52_000)
+    said = Mallard::Report::FleetSentences.new(Mallard::Summary::Fleet.new(expectation: longer)).expectation
+
+    assert_equal 58, longer.duration_alike_s
+    assert_includes said, "(36000 in the lab, 52000 in production). Runs of about 58 s (--duration) would serve as " \
+                          "many requests a tree at the lab's rate."
+    assert_nil expect.call(20_000).duration_alike_s, "production served fewer: no longer run makes it younger"
+    assert_nil expect.call(40_000).duration_alike_s, "alike"
   end
 
   private

@@ -31,7 +31,7 @@ module Mallard
       end
 
       def counted_gap(name, mine, theirs)
-        return unless mine&.positive? && theirs&.positive? && [mine, theirs].max / [mine, theirs].min >= ALIKE
+        return unless mine&.positive? && theirs&.positive? && [mine, theirs].max.fdiv([mine, theirs].min) >= ALIKE
 
         Summary::ConditionGap.new(name: name.to_s, lab: mine, production: theirs)
       end

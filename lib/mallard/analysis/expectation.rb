@@ -35,13 +35,23 @@ module Mallard
         predicted = prediction.ci || (prediction.pct && [prediction.pct, prediction.pct])
         verdict, why, more = judge(predicted, prediction.pct, observed, processes)
         gaps = gaps(prediction.ledger_kb || {}, parts)
+        differing = ConditionGaps.call(prediction.conditions, conditions)
         Summary::Expectation.new(verdict: verdict, why: why, predicted_pct: prediction.pct,
                                  predicted_ci: prediction.ci, observed_pct: observed&.pct, observed_ci: observed&.ci,
                                  more_processes: more, more_process_hours: more && (more * window_s / HOUR).round(1),
                                  metric_note: metric_note(prediction.metric, metric), prediction: prediction,
                                  parts: gaps, differing_part: (differing(gaps) if DISAGREE.include?(verdict)),
-                                 conditions: conditions,
-                                 differing: ConditionGaps.call(prediction.conditions, conditions))
+                                 conditions: conditions, differing: differing,
+                                 duration_alike_s: duration_alike(differing, prediction.conditions))
+      end
+
+      # Where the lab's runs served fewer requests than production's trees had: the seconds of load at the lab's rate
+      # that would serve as many.
+      def duration_alike(differing, lab)
+        served = differing.find { |gap| gap.name == "served" }
+        return unless served && served.production > served.lab && lab.rate&.positive?
+
+        (served.production / lab.rate).ceil
       end
 
       # Every part either side has, in the ledger's order where the fleet gave it.
@@ -101,7 +111,7 @@ module Mallard
         "the lab compared #{lab}, the fleet #{fleet}"
       end
 
-      private_class_method :gaps, :differing, :judge, :overlap?, :holds_zero?, :apart, :more_to_tell,
+      private_class_method :gaps, :differing, :duration_alike, :judge, :overlap?, :holds_zero?, :apart, :more_to_tell,
                            :fleet_sizes, :fewest_more, :metric_note
     end
   end

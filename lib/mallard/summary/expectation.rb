@@ -49,7 +49,9 @@ module Mallard
     # side, would narrow the observed interval enough to decide (nil where it cannot be said), and
     # more_process_hours: those over the fleet's window. metric_note: the lab's metric differs from the fleet's.
     # conditions: production's (Conditions, from the exporter), and differing: those where lab and production are
-    # known to differ. parts: each ledger part, predicted against observed; differing_part: where the fleet disagrees,
+    # known to differ; duration_alike_s: where the lab's runs served fewer requests than production's trees had, the
+    # seconds of load that would serve as many at the lab's rate (nil otherwise). parts: each ledger part, predicted
+    # against observed; differing_part: where the fleet disagrees,
     # the part whose change is furthest from the prediction (nil where they agree, or the lab kept no ledger).
     # compare --like: the Prometheus and selector production's conditions were read from, those conditions, what the
     # lab took of them ({"threads" => 16, "workers" => 2, "cpus" => 4}) and what it still differs in; mix: the request
@@ -59,7 +61,7 @@ module Mallard
                         production: Conditions, differing: [ConditionGap], mix: [RequestShare], mix_left: [MixLeft])
 
     Expectation = Value.define(:verdict, :why, :predicted_pct, :predicted_ci, :observed_pct, :observed_ci,
-                               :more_processes, :more_process_hours, :metric_note, :differing_part,
+                               :more_processes, :more_process_hours, :metric_note, :differing_part, :duration_alike_s,
                                prediction: Prediction, conditions: Conditions, parts: [PartGap],
                                differing: [ConditionGap])
   end

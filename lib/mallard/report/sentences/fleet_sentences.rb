@@ -27,7 +27,8 @@ module Mallard
         "#{VERDICTS.fetch(expected.verdict)}: B against A #{observed(expected)}; the lab predicted " \
           "#{Words.change(expected.predicted_pct, expected.predicted_ci)} for #{prediction.config} against " \
           "#{prediction.baseline} (#{Text.printable(prediction.run)}, #{chosen(prediction)})." \
-          "#{undecided(expected)}#{differing(expected)}#{unlike(expected.differing)}#{metric_note(expected)}"
+          "#{undecided(expected)}#{differing(expected)}#{unlike(expected.differing)}#{longer(expected)}" \
+          "#{metric_note(expected)}"
       end
 
       # How the interval was computed and the band a difference must clear.
@@ -87,6 +88,12 @@ module Mallard
 
       # " Lab and production differ in Puma's pool threads (8 in the lab, 16 in production)."
       def unlike(gaps) = gaps.empty? ? "" : " Lab and production differ in #{Words.condition_gaps(gaps)}."
+
+      # " Runs of about 58 s (--duration) would serve as many requests a tree at the lab's rate."
+      def longer(expected)
+        seconds = expected.duration_alike_s
+        seconds ? " Runs of about #{seconds} s (--duration) would serve as many requests a tree at the lab's rate." : ""
+      end
 
       def signed_mib(kb) = format("%+.1f MiB", kb / 1024.0)
 
