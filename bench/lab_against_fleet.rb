@@ -12,7 +12,8 @@
 # fleet.
 #
 # With `crowded`, the lab's comparison runs as crowded as one of the fleet's Pumas: `--neighbours 7`, the fleet's other
-# Pumas beside the one measured, each loaded alike, all at the fleet's 32 connections a Puma.
+# Pumas beside the one measured, each loaded alike, all at the fleet's 32 connections a Puma, for as long as the
+# fleet's load (LOAD_S).
 #   ruby bench/lab_against_fleet.rb [ROLLOUTS] [APP] [THREADS] [like|crowded]
 require_relative "support"
 require_relative "../test/support/simulated_fleet"
@@ -32,8 +33,8 @@ arena2 = 4
 LOAD_S = 75
 EXE = File.expand_path("../exe/mallard", __dir__)
 # A crowded Puma serves an eighth of what one alone does in the same seconds, and glibc's heap follows the requests
-# served: the crowded lab loads about as long as the fleet's window is after its load began.
-CROWDED_LAB_S = 40
+# served: the crowded lab loads as long as the fleet's Pumas had been loaded when they are measured.
+CROWDED_LAB_S = LOAD_S
 
 def mallard(*args)
   out, err, status = Open3.capture3(Gem.ruby, EXE, *args)
@@ -52,7 +53,7 @@ def compare(app, lab, threads, like_url, beside: nil)
   versus = compared["configs"].find { |config| config["name"] == "glibc-arena2" }["vs_baseline"]
   took = like_url ? " following the fleet's glibc half: #{compared.dig('like', 'applied')}" : ""
   took += " beside #{beside} copies loaded alike (--neighbours), at 32 connections" if beside
-  puts "the lab (one Puma at a time, 3 repeats of #{seconds} s#{took}): arena2 " \
+  puts "the lab (one Puma measured at a time, 3 repeats of #{seconds} s#{took}): arena2 " \
        "#{change(versus['rss_pct'], versus['rss_pct_ci'])} #{compared['metric']}"
 end
 
@@ -85,9 +86,12 @@ end
 def said(round, settings, expected)
   gap = expected["observed_pct"] - expected["predicted_pct"]
   differing = expected["differing"].map { |one| "#{one['name']} #{one['lab']} vs #{one['production']}" }
-  puts format("  rollout %d (%d glibc, %d arena2 Pumas at once): %s — %s, %+.1f points from the lab's; %s",
+  differing = differing.empty? ? "no condition differs" : "differ: #{differing.join(', ')}"
+  served = [expected.dig("prediction", "conditions", "served"), expected.dig("conditions", "served")]
+  puts format("  rollout %d (%d glibc, %d arena2 Pumas at once): %s — %s, %+.1f points from the lab's; requests a " \
+              "tree served %s in the lab, %s here; %s",
               round + 1, settings[:glibc], settings[:arena2], change(expected["observed_pct"], expected["observed_ci"]),
-              expected["verdict"], gap, differing.empty? ? "no condition differs" : "differ: #{differing.join(', ')}")
+              expected["verdict"], gap, *served, differing)
   gap
 end
 
