@@ -23,6 +23,11 @@ module Mallard
       # A shape's tree is read this long after Puma says it is up before it is called wrong: a pool thread names
       # itself once it runs.
       SHAPE_GRACE = 2.0
+      # A Puma worker tells its master it has booted just before it starts its accept loop, so the last to boot may
+      # not yet accept when the load tool opens its keep-alive connections, and then serves nothing all run (a plain
+      # 2x1 tree once kept one worker idle for a whole run: its USS flat, its pages all still shared). Every worker
+      # is given this long after the last has booted.
+      ACCEPT_SETTLE = 0.5
 
       # @param user [SubjectUser, SubjectUser::Same] who the server runs as
       # @param shape [PumaShape, nil] compare --shape's row: its workers, threads and preload, checked once it is up
@@ -100,7 +105,7 @@ module Mallard
         @log_path = run_dir.file("subject.log")
         @user.prepare(run_dir)
         rackup = rackup(run_dir, agent: !env["MALLARD_AGENT_OUT"].nil?, after_boot: after_boot)
-        @shape_seen_up = nil
+        @shape_seen_up = @all_booted_at = nil
         argv = @shape&.pitchfork? ? pitchfork_argv(run_dir, port, rackup) : server_argv(port, rackup)
         @subject = Command.new(argv, env: env.merge(bundle_env, @user.env), chdir: @dir, log_path: @log_path,
                                      spawn_options: @user.spawn_options)
@@ -110,8 +115,9 @@ module Mallard
         Workload::Http.new(url: @url, options: options, run_dir: run_dir)
       end
 
-      # Up once it answers and, in cluster mode, once every worker has booted: a worker that boots
-      # first accepts all of the load tool's keep-alive connections, and keeps them for the whole run.
+      # Up once it answers and, in cluster mode, once every worker has booted and begun to accept (ACCEPT_SETTLE): a
+      # worker that accepts first takes all of the load tool's keep-alive connections, and keeps them for the whole
+      # run.
       # Nothing of the run outlives the subject.
       def release = nil
 
@@ -119,7 +125,7 @@ module Mallard
       # unlike it SHAPE_GRACE after Puma answered fails the run with what it is instead.
       # @raise [SubjectFailed] the tree is not the row's shape
       def ready?
-        up = (@shape&.pitchfork? || workers_booted >= @workers) && HttpProbe.answers?(@url)
+        up = (@shape&.pitchfork? || workers_accepting?) && HttpProbe.answers?(@url)
         return up unless up && @shape
 
         shaped_as_asked?
@@ -164,6 +170,18 @@ module Mallard
         return count if range.cover?(count)
 
         raise UsageError, "#{option} must be between #{range.min} and #{range.max}, not #{count}"
+      end
+
+      # Every worker booted, ACCEPT_SETTLE ago; a single process accepts once it answers.
+      def workers_accepting?
+        return true unless @workers.positive?
+
+        unless workers_booted >= @workers
+          @all_booted_at = nil # one died and is booting again
+          return false
+        end
+        @all_booted_at ||= Clock.monotonic
+        Clock.monotonic - @all_booted_at >= ACCEPT_SETTLE
       end
 
       # Workers whose latest "booted" line names a process still alive (a worker that died and was
