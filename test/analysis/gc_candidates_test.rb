@@ -94,6 +94,21 @@ class GcCandidatesTest < Minitest::Test
     assert_equal 0.291, boot.figures["live_share"]
   end
 
+  # What the app keeps is its live set after a major GC, not the live slots as the load ended, which count the garbage
+  # since the last GC: a fresh-clone run of the boot-heavy fixture ended at 702,003 live of the 1,278,509 its boot's
+  # heap held (0.549, not mostly free), where its majors had left far fewer.
+  def test_the_live_set_after_a_major_gc_is_what_the_app_keeps
+    heap = gc(available_start: 1_278_509, live: 702_003, available: 1_278_509, major: 4)
+    live_set = Mallard::Summary::LiveSet.new(start: 480_000, end: 455_000)
+    kept = by_name(Candidates.call(heap, live_set: live_set, after_boot: "warmup"))
+
+    boot = kept["gc-after-boot"]
+
+    assert_equal [true, "boot_left_heap", 0.356], [boot.suggested, boot.finding, boot.figures["live_share"]]
+    assert_equal 0.356, kept["gc-growth"].figures["live_share"]
+    refute by_name(Candidates.call(heap, after_boot: "warmup"))["gc-after-boot"].suggested, "the live slots at the end"
+  end
+
   # No major GC under load: what the boot left in the old generation was never collected (issue 41's app).
   def test_no_major_gc_under_load_gets_it_too_as_the_ruby_can_run_it
     boot = by_name(Candidates.call(gc(old: 1_510_276, major: 1, major_by: { "force" => 1 }),

@@ -25,6 +25,9 @@ module Mallard
     #   load, and Process.warmup after boot 168 → 47 MB RSS on 3.3.8; a full GC and compact 214 → 120 MB on 3.1).
     #   Not an environment but a line once the app has booted (Allocators::AfterBoot): Process.warmup where the Ruby
     #   has it, else a full GC and GC.compact; only where the target has a boot mallard can put the line in.
+    # What the app keeps is the live set's last reading (Summary::LiveSet: heap_live_slots after a major GC, when
+    # everything unreachable has just been freed), else the live slots as the load ended, which also count the garbage
+    # made since the last GC (on the boot-heavy fixture once 702,003 slots, where the boot's heap held 1,278,509).
     # Every variable here is one Ruby 3.1 to 3.4 reads (GcSettings::COMMON); the rows are checked again in the
     # app's own Ruby before they run.
     module GcCandidates
@@ -45,18 +48,19 @@ module Mallard
       module_function
 
       # @param activity [Summary::Gc, nil] the baseline soak's GC figures
+      # @param live_set [Summary::LiveSet, nil] the baseline soak's live set
       # @param after_boot [String, nil] the action after boot the comparison's rows can run ("warmup", "compact"), nil
       #   where the target has no boot to put one in (Allocators::AfterBoot.available)
       # @return [Array<Summary::GcSuggestion>] each set, suggested or not, with why
-      def call(activity, after_boot: nil)
+      def call(activity, live_set: nil, after_boot: nil)
         return [skipped("gc", "no_gc_figures", {})] unless activity
 
-        [growth(activity), free(activity), malloc(activity), boot(activity, after_boot)]
+        live = (live_set&.end || activity.heap_live_slots&.end).to_i
+        [growth(activity, live), free(activity), malloc(activity), boot(activity, live, after_boot)]
       end
 
-      def growth(activity)
+      def growth(activity, live)
         pages = activity.heap_allocated_pages
-        live = activity.heap_live_slots&.end.to_i
         figures = { pages_start: pages&.start, pages_end: pages&.end,
                     live_share: live_share(live, activity.heap_available_slots&.end.to_i) }
         finding = growth_finding(pages, figures[:live_share])
@@ -102,11 +106,10 @@ module Mallard
       end
 
       # The action after boot, where the boot left far more heap than the app keeps or left its old objects uncollected.
-      def boot(activity, action)
+      def boot(activity, live, action)
         return skipped("gc-after-boot", "no_boot_hook", {}) unless action
 
         slots = activity.heap_available_slots&.start.to_i
-        live = activity.heap_live_slots&.end.to_i
         majors = activity.major && (activity.major - forced(activity))
         figures = { slots_start: slots, live_end: live, live_share: live_share(live, slots), majors: majors,
                     old_start: activity.old_objects&.start }

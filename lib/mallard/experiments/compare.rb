@@ -138,7 +138,8 @@ module Mallard
         baseline = @rows.first
         summary = soak(baseline, 0, name: GC_BASELINE, agent: true)
         after_boot = Allocators::AfterBoot.available(@target, @rows.map { |row| row.ruby || @options.subject_ruby })
-        @gc_suggestions = Analysis::GcCandidates.call(summary.complete? ? summary.gc : nil, after_boot: after_boot)
+        gc = summary.complete? ? summary.gc : nil
+        @gc_suggestions = Analysis::GcCandidates.call(gc, live_set: summary.live_set, after_boot: after_boot)
         own = suggested_configs(baseline.allocator)
         @catalog = @catalog.including(own)
         @rows = rows(@configs + own.map(&:name), @catalog)
