@@ -96,7 +96,7 @@ class GcCandidatesTest < Minitest::Test
 
   # What the app keeps is its live set after a major GC, not the live slots as the load ended, which count the garbage
   # since the last GC: a fresh-clone run of the boot-heavy fixture ended at 702,003 live of the 1,278,509 its boot's
-  # heap held (0.549, not mostly free), where its first runs had kept 542,302.
+  # heap held (0.549, not mostly free), where an earlier run's ended at 542,302 of 1,865,668 (0.291).
   def test_the_live_set_after_a_major_gc_is_what_the_app_keeps
     heap = gc(available_start: 1_278_509, live: 702_003, available: 1_278_509, major: 4)
     live_set = Mallard::Summary::LiveSet.new(start: 480_000, end: 455_000)
