@@ -14,7 +14,11 @@
 # With `crowded`, the lab's comparison runs as crowded as one of the fleet's Pumas: `--neighbours 7`, the fleet's other
 # Pumas beside the one measured, each loaded alike, all at the fleet's 32 connections a Puma, for as long as the
 # fleet's load (LOAD_S).
-#   ruby bench/lab_against_fleet.rb [ROLLOUTS] [APP] [THREADS] [like|crowded]
+#
+# Then, CANARIES times, a canary on a configuration the lab predicted no saving for: the fleet all glibc, its second
+# half (4 Pumas) asked against the first with the lab's arena2 prediction, which it should fall short of, naming the
+# ledger's part furthest from the lab's.
+#   ruby bench/lab_against_fleet.rb [ROLLOUTS] [APP] [THREADS] [like|crowded] [CANARIES]
 require_relative "support"
 require_relative "../test/support/simulated_fleet"
 require "fileutils"
@@ -27,6 +31,7 @@ app = File.expand_path(ARGV.fetch(1, File.expand_path("../examples/demo", __dir_
 threads = Integer(ARGV.fetch(2, 16))
 like = ARGV[3] == "like"
 crowded = ARGV[3] == "crowded"
+canaries = Integer(ARGV.fetch(4, 0))
 glibc = 4
 arena2 = 4
 # A minute and more, so that each tree's busiest minute (what --like takes as the rate) is one of load.
@@ -57,24 +62,28 @@ def compare(app, lab, threads, like_url, beside: nil)
        "#{change(versus['rss_pct'], versus['rss_pct_ci'])} #{compared['metric']}"
 end
 
-def expect(fleet, lab, fleet_dir)
-  mallard("fleet", "--prometheus", fleet.url, "--a", '{job="glibc"}', "--b", '{job="arena2"}', "--since", "40s",
+# The arena2 half against the glibc one; a canary's, the glibc halves against each other.
+ROLLED_OUT = ['{job="glibc"}', '{job="arena2"}'].freeze
+CANARY = ['{job="glibc",half="1"}', '{job="glibc",half="2"}'].freeze
+
+def expect(fleet, lab, fleet_dir, sides)
+  mallard("fleet", "--prometheus", fleet.url, "--a", sides.first, "--b", sides.last, "--since", "40s",
           "--expect", "#{lab}:glibc-arena2", "--json", "--out", File.join(fleet_dir, "run"))["expectation"]
 end
 
 # One rollout: a fleet, loaded, asked against the lab; its gap in points. A Puma of the fleet that did not boot: that
 # rollout again, said.
-def rollout(round, dir, app, lab, settings)
-  fleet_dir = File.join(dir, "fleet-#{round}")
+def rollout(round, dir, lab, settings, sides = ROLLED_OUT)
+  fleet_dir = File.join(dir, "fleet-#{sides.first.include?('half') ? 'canary-' : ''}#{round}")
   attempts = 0
   begin
     attempts += 1
     FileUtils.rm_rf(fleet_dir)
     Dir.mkdir(fleet_dir)
-    SimulatedFleet.new(app: app, dir: fleet_dir, **settings).run do |fleet|
+    SimulatedFleet.new(dir: fleet_dir, **settings).run do |fleet|
       fleet.load(seconds: LOAD_S)
       yield fleet if block_given?
-      said(round, settings, expect(fleet, lab, fleet_dir))
+      said(round, settings, expect(fleet, lab, fleet_dir, sides))
     end
   rescue Mallard::SubjectFailed => e
     puts "  rollout #{round + 1}: #{e.message}; started again"
@@ -88,20 +97,31 @@ def said(round, settings, expected)
   differing = expected["differing"].map { |one| "#{one['name']} #{one['lab']} vs #{one['production']}" }
   differing = differing.empty? ? "no condition differs" : "differ: #{differing.join(', ')}"
   served = [expected.dig("prediction", "conditions", "served"), expected.dig("conditions", "served")]
-  puts format("  rollout %d (%d glibc, %d arena2 Pumas at once): %s — %s, %+.1f points from the lab's; requests a " \
+  puts format("  rollout %d (%d glibc, %d arena2 Pumas at once): %s — %s, %+.1f points from the lab's%s; requests a " \
               "tree served %s in the lab, %s here; %s",
               round + 1, settings[:glibc], settings[:arena2], change(expected["observed_pct"], expected["observed_ci"]),
-              expected["verdict"], gap, *served, differing)
+              expected["verdict"], gap, furthest(expected), *served, differing)
   gap
+end
+
+# Where the fleet disagrees: the ledger's part furthest from the lab's change for it, each side's change a process.
+def furthest(expected)
+  part = expected["parts"].find { |one| one["part"] == expected["differing_part"] }
+  return "" unless part
+
+  format(", furthest in %s (%+.1f MiB a process predicted, %+.1f observed)", part["part"],
+         part["predicted_kb"] / 1024.0, part["observed_kb"] / 1024.0)
 end
 
 Dir.mktmpdir("mallard-lab-fleet") do |dir|
   lab = File.join(dir, "lab")
   puts "app: #{app}, #{threads} threads"
   compare(app, lab, threads, nil, beside: (glibc + arena2 - 1 if crowded)) unless like
-  settings = { glibc: glibc, arena2: arena2, threads: threads }
+  settings = { app: app, glibc: glibc, arena2: arena2, threads: threads }
   gaps = Array.new(rollouts) do |round|
-    rollout(round, dir, app, lab, settings) { |fleet| compare(app, lab, threads, fleet.url) if like && round.zero? }
+    rollout(round, dir, lab, settings) { |fleet| compare(app, lab, threads, fleet.url) if like && round.zero? }
   end
   puts format("  median gap %+.1f points over %d rollouts", Mallard::Analysis::Statistics.median(gaps), rollouts)
+  puts "canaries on glibc, which the lab predicted no saving for, against its arena2 prediction:" if canaries.positive?
+  canaries.times { |round| rollout(round, dir, lab, settings.merge(glibc: glibc + arena2, arena2: 0), CANARY) }
 end
