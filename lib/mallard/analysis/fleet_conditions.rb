@@ -35,8 +35,8 @@ module Mallard
       def trees_per_host(selected, every)
         mine = instances(selected)
         everyone = every ? instances(every) | mine : mine
-        counts = mine.map { |instance| host(instance) }.uniq.map do |host|
-          everyone.count { |instance| host(instance) == host }
+        counts = mine.map { |instance| host(instance) }.uniq.map do |address|
+          everyone.count { |instance| host(instance) == address }
         end
         Statistics.median(counts)&.round
       end

@@ -54,8 +54,8 @@ module Mallard
 
       # What the configuration's runs ran in: its row's Ruby, YJIT, shape and allocator where it set them, else the
       # comparison's own; the request mix its load's paths made and its trees on the host (itself and its --neighbours,
-      # meta.json's options); the rate it served (its runs' median req/s, for a tree) and the requests that is over a
-      # run's load.
+      # meta.json's options); the rate it served (its runs' median req/s, for a tree) and the requests a run served at
+      # that rate.
       def conditions(compare, row, meta, rate)
         ruby = row&.ruby || {}
         Summary::Conditions.new(ruby: ruby["version"] || ruby_version(meta), yjit: yjit(row&.yjit),

@@ -51,8 +51,8 @@ module Mallard
     # conditions: production's (Conditions, from the exporter), and differing: those where lab and production are
     # known to differ; duration_alike_s: where the lab's runs served fewer requests than production's trees had, the
     # seconds of load that would serve as many at the lab's rate (nil otherwise). parts: each ledger part, predicted
-    # against observed; differing_part: where the fleet disagrees,
-    # the part whose change is furthest from the prediction (nil where they agree, or the lab kept no ledger).
+    # against observed; differing_part: where the fleet disagrees, the part whose change is furthest from the
+    # prediction (nil where they agree, or the lab kept no ledger).
     # compare --like: the Prometheus and selector production's conditions were read from, those conditions, what the
     # lab took of them ({"threads" => 16, "workers" => 2, "cpus" => 4}) and what it still differs in; mix: the request
     # mix the lab's load took (empty where the command line gave its paths or production served none), mix_left: what
