@@ -44,6 +44,8 @@ class SamplerTest < Minitest::Test
 
     assert_equal 42, total[:requests]
     assert_operator total[:cpu_s], :>, 0, "this process has run"
+    assert_in_delta total[:cpu_s], @records.select { |record| record[:kind] == "memory" }.sum { |r| r[:cpu_s] }, 0.002,
+                    "each process's CPU, in its own record, sums to the tree's"
     assert_operator total[:own_cpu_s], :>=, total[:cpu_s], "mallard's own tree includes its subject"
     assert_operator total[:machine_cpu_s], :>=, total[:own_cpu_s]
   end

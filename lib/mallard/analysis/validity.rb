@@ -20,10 +20,11 @@ module Mallard
       # @return [Summary::Validity]
       def call(run)
         served = requests_per_worker(run)
+        worked = served.empty? ? cpu_per_worker(run) : {}
         foreign = foreign_cores(run.load_totals)
-        problems = [starved_workers(served), busy_machine(foreign), behind_rate(run.load)].compact
-        Summary::Validity.new(problems: problems,
-                              requests_per_process: served.transform_keys(&:to_s), foreign_cores: foreign)
+        problems = [starved_workers(served) || idle_workers(worked), busy_machine(foreign), behind_rate(run.load)]
+        Summary::Validity.new(problems: problems.compact, requests_per_process: served.transform_keys(&:to_s),
+                              cpu_s_per_worker: worked.transform_keys(&:to_s), foreign_cores: foreign)
       end
 
       # Cores' worth of CPU the rest of the machine used while load ran: the machine's busy time less mallard's
@@ -68,15 +69,49 @@ module Mallard
         workers.empty? ? latest : latest.slice(*workers)
       end
 
-      def starved_workers(served)
-        return if served.size < 2 || served.values.sum.zero?
+      # A run with no agent counts no requests (the headline runs carry no mallard code), so the work each worker did
+      # is its CPU while load ran, from outside: each worker's seconds from the load's first tick to its last. A
+      # worker forked again meanwhile (a refork, a restart) was not there for all of it and is not judged.
+      def cpu_per_worker(run)
+        totals = run.load_totals
+        return {} if totals.size < 2
 
-        fair = served.values.sum.to_f / served.size
-        starved = served.select { |_, count| count < fair * MIN_FAIR_SHARE }
-        return if starved.empty?
+        load = totals.first.t..totals.last.t
+        workers(run, load).select { |_, own| own.first.t == load.begin && own.last.t == load.end }
+                          .transform_values { |own| (own.last.cpu_s - own.first.cpu_s).round(3) }
+      end
+
+      # @return [Hash{Integer => Array<Run::ProcessSample>}] each worker's ticks in the load that read its CPU, in
+      #   time order
+      def workers(run, load)
+        pids = RoleMemory.worker_pids(run)
+        run.processes.select { |sample| sample.cpu_s && load.cover?(sample.t) && pids.include?(sample.pid) }
+           .group_by(&:pid)
+      end
+
+      def starved_workers(served)
+        starved = starved(served)
+        return unless starved
 
         "load did not reach every worker: requests per process #{served.values.inspect} " \
-          "(#{starved.size} served under #{(MIN_FAIR_SHARE * 100).round}% of an even share)"
+          "(#{starved} served under #{(MIN_FAIR_SHARE * 100).round}% of an even share)"
+      end
+
+      def idle_workers(worked)
+        starved = starved(worked)
+        return unless starved
+
+        "load did not reach every worker: CPU seconds per worker while load ran #{worked.values.inspect} " \
+          "(#{starved} worked under #{(MIN_FAIR_SHARE * 100).round}% of an even share)"
+      end
+
+      # @return [Integer, nil] how many fell under MIN_FAIR_SHARE of an even split; nil for none
+      def starved(shares)
+        return if shares.size < 2 || shares.values.sum.zero?
+
+        fair = shares.values.sum.to_f / shares.size
+        count = shares.count { |_, share| share < fair * MIN_FAIR_SHARE }
+        count if count.positive?
       end
     end
   end

@@ -21,11 +21,13 @@ module Mallard
       # @param pids [Array<Integer>] processes still running; one that exited meanwhile counts through the parent
       #   that reaped it, if that parent is among them
       def processes(pids, proc_root: "/proc")
-        pids.sum do |pid|
-          fields = ProcStat.fields(pid, proc_root: proc_root)
-          ticks = fields && FIELDS.sum { |i| Integer(fields[i], exception: false).to_i }
-          ticks.to_i / TICKS
-        end
+        pids.sum { |pid| process(pid, proc_root: proc_root).to_f }
+      end
+
+      # @return [Float, nil] one process's, its reaped children's included; nil once it is gone
+      def process(pid, proc_root: "/proc")
+        fields = ProcStat.fields(pid, proc_root: proc_root)
+        fields && (FIELDS.sum { |i| Integer(fields[i], exception: false).to_i } / TICKS)
       end
 
       def machine(proc_root: "/proc")

@@ -36,13 +36,13 @@ module Mallard
       # @return [Hash, nil] the total record, nil when the whole tree is gone
       def sample(extra = {})
         t = @clock.call.round(3)
-        pids = ProcessTree.pids(@root_pid)
-        readings = pids.filter_map { |pid| read(pid, t) }
+        cpus = ProcessTree.pids(@root_pid).to_h { |pid| [pid, CpuTime.process(pid)] }
+        readings = cpus.filter_map { |pid, cpu_s| read(pid, t, cpu_s) }
         return if readings.empty?
 
         readings.each { |record| @writer << record }
         cgroup(t, readings.size)
-        total = Run::TotalSample.record(time: t, readings: readings, **cpu(pids), **extra)
+        total = Run::TotalSample.record(time: t, readings: readings, **cpu(cpus), **extra)
         @writer << total
         total
       end
@@ -56,23 +56,24 @@ module Mallard
         @writer << Run::CgroupSample.record(time: time, reading: @cgroup.read, tree_processes: tree_processes)
       end
 
-      # The subject's CPU, and the machine's and mallard's own (the subject and the load tool included): what
-      # the rest of the machine did meanwhile tells a quiet run from one with a noisy neighbour.
-      def cpu(pids)
-        { cpu_s: CpuTime.processes(pids).round(3), own_cpu_s: CpuTime.processes(ProcessTree.pids(Process.pid)).round(3),
-          machine_cpu_s: CpuTime.machine&.round(3) }
+      # The subject's CPU (each process's as read for its own record, an exiting one's too), and the machine's and
+      # mallard's own (the subject and the load tool included): what the rest of the machine did meanwhile tells a
+      # quiet run from one with a noisy neighbour.
+      def cpu(cpus)
+        own = CpuTime.processes(ProcessTree.pids(Process.pid))
+        { cpu_s: cpus.values.sum(&:to_f).round(3), own_cpu_s: own.round(3), machine_cpu_s: CpuTime.machine&.round(3) }
       end
 
       # On a mappings tick the whole smaps gives both the summary and the mappings: one walk of the app's page
       # tables, not two.
-      def read(pid, time)
+      def read(pid, time, cpu_s)
         files = ProcFiles.new(pid)
         smaps = files.smaps if mappings_due?(pid, time)
         reading = MemoryReading.parse(smaps || files.smaps_summary)
         return if reading.rss_kb.zero? # exiting: its memory is already released, the reading means nothing
 
         Run::ProcessSample.record(time: time, pid: pid, role: pid == @root_pid ? "main" : "child", memory: reading.to_h,
-                                  mappings: smaps ? mappings(pid, smaps, time) : {},
+                                  cpu_s: cpu_s&.round(3), mappings: smaps ? mappings(pid, smaps, time) : {},
                                   title: (Text.scrub(files.cmdline.join(" ")) if smaps))
       rescue NotFound
         nil # exited between listing and reading: a worker restart, or the subject dying

@@ -22,11 +22,13 @@ module Mallard
     # seconds the sampler reads the process's whole smaps rather than its summary, and the tick also has its
     # thread and fiber stacks' RSS and PSS, Ruby's transient heap's (nil where it has none) and its file-backed PSS
     # (Agent::Mappings; nil at the other ticks). title: the process's title ($0, which a server sets to say what the
-    # process is: Analysis::TreeShape's roles), on those ticks too.
+    # process is: Analysis::TreeShape's roles), on those ticks too. cpu_s: its CPU seconds so far (nil in runs
+    # recorded before it was kept): which worker did the work, in a run with no agent to count its requests.
     ProcessSample = Value.define(:t, :pid, :role, :rss_kb, :pss_kb, :uss_kb, :swap_kb, :stacks_kb, :stacks_pss_kb,
-                                 :transient_heap_kb, :transient_heap_pss_kb, :file_pss_kb, :title) do
-      def self.record(time:, pid:, role:, memory:, mappings: {}, title: nil)
-        { kind: "memory", t: time, pid: pid, role: role, **memory, **mappings, **(title ? { title: title } : {}) }
+                                 :transient_heap_kb, :transient_heap_pss_kb, :file_pss_kb, :title, :cpu_s) do
+      def self.record(time:, pid:, role:, memory:, cpu_s: nil, mappings: {}, title: nil)
+        { kind: "memory", t: time, pid: pid, role: role, **memory, **mappings, **(title ? { title: title } : {}),
+          **(cpu_s ? { cpu_s: cpu_s } : {}) }
       end
     end
 

@@ -103,8 +103,9 @@ module Mallard
     Script = Value.define(:wall_s, :exit_status, :peak_rss_kb, :final_rss_kb)
 
     # Whether the run is a measurement: problems found (none: valid), and the figures they were judged on:
-    # requests per serving process, and the cores other processes on the machine used while load ran.
-    Validity = Value.define(:problems, :requests_per_process, :foreign_cores)
+    # requests per serving process (the agent's count), or where no agent counted them each worker's CPU seconds
+    # while load ran (only workers there for all of it), and the cores other processes on the machine used then.
+    Validity = Value.define(:problems, :requests_per_process, :cpu_s_per_worker, :foreign_cores)
 
     class Validity
       def valid? = Array(problems).empty?
