@@ -49,8 +49,8 @@ class Ruby33CompareShapeVariantsTest < Minitest::Test
     assert_reforked(rows[REFORK], /- Starting worker refork, phase: \d+/, processes: 3)
     assert_reforked(rows[PITCHFORK], /mold gen=[1-9]\d* pid=/, processes: 4)
     assert_warmed_up_before_fork(rows[WARMUP])
-    config = File.read(File.join(rows[PITCHFORK]["runs"].first["run_dir"], "pitchfork.rb"))
-    assert_match(/^worker_processes 2\nlisten "127.0.0.1:\d+"\nrefork_after \[20\]$/, config)
+    assert_pitchfork_config(rows[PITCHFORK])
+    assert_load_reached_each_worker(rows[PLAIN])
     assert_reforking_keeps_more_shared(summary)
   end
 
@@ -76,6 +76,26 @@ class Ruby33CompareShapeVariantsTest < Minitest::Test
 
     refute_nil shared&.dig("ci"), "the shared memory of #{PITCHFORK} against #{PLAIN}: #{pitchfork['tree'].inspect}"
     assert_operator shared["ci"].first, :>, 0, "Pitchfork keeps more shared: #{shared.inspect}"
+  end
+
+  def assert_pitchfork_config(row)
+    config = File.read(File.join(row["runs"].first["run_dir"], "pitchfork.rb"))
+
+    assert_match(/^worker_processes 2\nlisten "127.0.0.1:\d+"\nrefork_after \[20\]$/, config)
+  end
+
+  # Every request on a new connection, so that neither worker keeps the load's first burst of keep-alive connections
+  # (a fresh-clone run's plain tree once had a worker serve nothing, and shared 64.6 MiB where its other runs shared
+  # 42 and 45): each counted run, with no agent to count requests, read its two workers' CPU while load ran.
+  def assert_load_reached_each_worker(row)
+    row["runs"].each do |run|
+      meta = JSON.parse(File.read(File.join(run["run_dir"], "meta.json")))
+      validity = JSON.parse(File.read(File.join(run["run_dir"], "summary.json")))["validity"]
+
+      assert meta.dig("options", "reconnect"), run["run_dir"]
+      assert_equal 2, validity["cpu_s_per_worker"].size, validity.inspect
+      assert_empty validity["problems"], run["run_dir"]
+    end
   end
 
   # Every run of the row, with the agent or not, logged a refork, and its memory is its whole tree's: the master (or

@@ -347,6 +347,7 @@ module Mallard
           o.until_decided = nil unless o.agent
           o.subject_ruby = row.ruby if row.ruby
           o.yjit = row.yjit if row.yjit
+          o.reconnect = true if spread_load?
         end
         target = row.shape ? @target.shaped(row.shape) : @target
         summary = Soak.new(target: target, options: options, run_dir: run_dir, reporter: @reporter, catalog: @catalog,
@@ -354,6 +355,12 @@ module Mallard
         record_reforks(row.row, target, summary)
         summary
       end
+
+      # Where a shape forks more than one worker, every row's requests go each on a new connection (as nginx's default
+      # upstream sends them): Puma's workers keep the keep-alive connections they accept in the load's first burst, and
+      # a 2x1 tree's two workers wrote 49 and 12 MiB of the pages they shared in one run, 43 and 35 in the next, so
+      # its shared memory moved with the split, 42 … 57 MiB over six runs. Every row alike, so that rows compare.
+      def spread_load? = Array(@shapes).any? { |shape| shape.is_a?(PumaShape) && shape.workers > 1 }
 
       # A reforking shape's reforks in the run, by its server's log, kept by the run's directory.
       def record_reforks(row, target, summary)

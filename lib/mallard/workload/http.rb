@@ -16,7 +16,7 @@ module Mallard
       RAMP_STEP_S = 3
 
       def description
-        return "wrk#{ramped}" if driver.is_a?(Probe::Wrk)
+        return "wrk#{ramped}#{reconnecting}" if driver.is_a?(Probe::Wrk)
 
         reason = @options.ruby_client ? "--ruby-client" : "wrk not found"
         "mallard's built-in client (#{reason})#{ramped}. #{Probe::Load.fallback_note}"
@@ -76,6 +76,8 @@ module Mallard
       private
 
       def ramped = @concurrency ? " at #{@concurrency} connections (--concurrency auto)" : ""
+
+      def reconnecting = @options.reconnect ? ", every request on a new connection" : ""
 
       def ramp(steps) = Run::Ramp.new(step_s: RAMP_STEP_S, timeout_s: Probe::Wrk::REQUEST_TIMEOUT, steps: steps)
 
