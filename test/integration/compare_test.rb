@@ -64,6 +64,21 @@ class CompareIntegrationTest < Minitest::Test
     assert_figures_recomputable_from_raw_samples(summary)
   end
 
+  # A Puma forking two workers is loaded a request a connection, so that neither keeps the load's first burst of
+  # keep-alive connections: the run the agent counted had both workers serve their share, and the counted run, which
+  # has no agent, read each worker's CPU while load ran.
+  def test_a_tree_of_two_workers_is_loaded_on_new_connections_and_each_worker_serves
+    summary = compare(File.join(APPS, "stable"), "--allocators", "glibc", "--workers", "2", "--threads", "1",
+                      "--repeat", "1", "--duration", "2", "--rate", "20")
+    row = summary["rows"].first
+    counted, with_agent = [row["runs"], row["instrumented_runs"]].map { |runs| validity(runs.first) }
+
+    (row["runs"] + row["instrumented_runs"]).each { |run| assert reconnected?(run), run["run_dir"] }
+    assert_equal 2, counted["cpu_s_per_worker"].size, counted.inspect
+    assert_equal 2, with_agent["requests_per_process"].size, with_agent.inspect
+    assert_empty counted["problems"] + with_agent["problems"]
+  end
+
   def test_a_missing_library_is_skipped_and_a_crashing_configuration_is_marked_failed
     catalog = Mallard::Allocators::Catalog.new(finder: Mallard::Allocators::LibraryFinder.new(ldconfig_listing: "",
                                                                                               dirs: []))
@@ -125,6 +140,10 @@ class CompareIntegrationTest < Minitest::Test
 
   # A row's runs as planned, counted or not, and not their retries: a run that was no measurement (a busy machine) is
   # run again at the end of the queue, which neither shows how rounds were laid out nor makes a round.
+  def validity(run) = JSON.parse(File.read(File.join(run["run_dir"], "summary.json")))["validity"]
+
+  def reconnected?(run) = JSON.parse(File.read(File.join(run["run_dir"], "meta.json"))).dig("options", "reconnect")
+
   def attempts(row)
     (row["runs"] + row["invalid_runs"]).reject { |run| run["run_dir"].match?(/-retry\d+\z/) }
   end

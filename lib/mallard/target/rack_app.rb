@@ -46,6 +46,9 @@ module Mallard
         raise NotFound, "no config.ru in #{@dir}" unless File.file?(config_ru)
       end
 
+      # Puma's workers: 0 for single mode (--workers, or the shape's).
+      attr_reader :workers
+
       def kind = "rack"
 
       # Puma's process shape is mallard's to set (compare --shape).
