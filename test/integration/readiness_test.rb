@@ -20,8 +20,9 @@ class ReadinessIntegrationTest < Minitest::Test
     super
   end
 
-  # The staggered app's second worker boots 3 s after the first. Had load started when the first
-  # answered, it would have taken every one of wrk's keep-alive connections for the whole run.
+  # The staggered app's second worker boots 3 s after the first. Had load started when the first answered, the
+  # second would have booted as the 3 s of load ended and served next to nothing (every request goes on a new
+  # connection to a tree of two workers, Experiments::Soak.new_connections?), where it serves about half.
   def test_load_starts_once_every_worker_has_booted_so_every_worker_serves
     out_dir = File.join(@tmp, "run")
     _out, err, status = mallard("soak", File.join(APPS, "staggered"), "--workers", "2", "--threads", "1",
@@ -32,7 +33,8 @@ class ReadinessIntegrationTest < Minitest::Test
     workers = File.read(File.join(out_dir, "subject.log")).scan(Mallard::Target::RackApp::WORKER_BOOTED)
                   .map { |_index, pid| Integer(pid) }
     assert_equal 2, workers.size
-    workers.each { |pid| assert_operator served.fetch(pid, 0), :>, 0, "requests per process: #{served}" }
+    even = workers.sum { |pid| served.fetch(pid, 0) } / 2.0
+    workers.each { |pid| assert_operator served.fetch(pid, 0), :>, even / 4, "requests per process: #{served}" }
   end
 
   def test_a_boot_timeout_names_the_url_that_never_answered

@@ -51,9 +51,9 @@ class SharingDecayIntegrationTest < Minitest::Test
     summed = worker.except("points")
 
     assert_equal "agent", worker["requests_source"]
-    # Puma's workers keep the keep-alive connections each accepted as the load began, so their shares differ (a
-    # fresh-clone run: 564 and 152 of 720, the second still keeping 40% with a knee at 75); 100 requests already write
-    # to 63% of the pages.
+    # A request a connection (two workers, Experiments::Soak.new_connections?), so each serves about half of the 720;
+    # on keep-alive connections a fresh-clone run's workers served 564 and 152, the second still keeping 40% with a
+    # knee at 75. 100 requests already write to 63% of the pages.
     assert_operator worker["requests"], :>, 100, summed
     assert_operator worker["shared_start_kb"], :>, 50 * 1024, "preloaded: the 50 MiB shared from fork"
     assert_operator worker["kept"], :<, 0.6, summed

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "net/http"
+
 # What the wrk and built-in-client tests share: both drivers answer to the same checks. A test class
 # including this defines `driver(**options)`, a driver for its server, and `tool_name`.
 module LoadDrivers
@@ -15,6 +17,21 @@ module LoadDrivers
       assert_equal 0, result.errors_total
       refute result.interrupted
       assert_latencies_ordered result.latency_ms
+    end
+  end
+
+  # The app counts the connections its requests came on (the client's address and port), this test's own read of
+  # the count included: on keep-alive connections one a connection of the load, on new ones one a request.
+  def test_reconnect_puts_every_request_on_a_new_connection
+    bounded do
+      kept = driver(duration: 5, requests: 20, concurrency: 2).start.result
+      after_kept = Integer(Net::HTTP.get(URI("#{@server.url}/connections")))
+      fresh = driver(duration: 5, requests: 20, concurrency: 2, reconnect: true).start.result
+      after_fresh = Integer(Net::HTTP.get(URI("#{@server.url}/connections")))
+
+      assert_equal [20, 20], [kept.requests, fresh.requests]
+      assert_equal 2 + 1, after_kept, "two keep-alive connections, and this test's read"
+      assert_equal 20 + 1, after_fresh - after_kept, "a connection a request, and this test's read"
     end
   end
 

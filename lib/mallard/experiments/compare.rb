@@ -356,14 +356,13 @@ module Mallard
         summary
       end
 
-      # Where a row's Puma forks more than one worker (--workers, a --shape, --like's), every row's requests go each
-      # on a new connection (as nginx's default upstream sends them): Puma's workers keep the keep-alive connections
-      # they accept in the load's first burst, and a 2x1 tree's two workers wrote 49 and 12 MiB of the pages they
-      # shared in one run, 43 and 35 in the next, so its shared memory moved with the split, 41.5 … 55.4 MiB over
-      # six runs (40.6 … 41.2 on new connections). Every row alike, so that rows compare.
+      # Where any row's Puma is loaded a request a connection (Soak.new_connections?: --workers, a --shape or --like's
+      # workers, more than one), every row is, so that the rows compare: a 1x5 row beside 2x5 ones too.
       def spread_load?
-        trees = @shapes ? @shapes.grep(PumaShape) : [@target].select(&:shapes?)
-        trees.any? { |tree| tree.workers > 1 }
+        return @spread_load unless @spread_load.nil?
+
+        trees = @shapes ? @shapes.grep(PumaShape).map { |shape| @target.shaped(shape) } : [@target]
+        @spread_load = trees.any? { |tree| Soak.new_connections?(tree) }
       end
 
       # A reforking shape's reforks in the run, by its server's log, kept by the run's directory.

@@ -74,14 +74,13 @@ module Mallard
       end
 
       # Each worker is offered what a measured one was: the rate, and the connections, scaled by the workers; every
-      # request on a new connection (SoakOptions#reconnect). Puma's workers keep the keep-alive connections they accept
-      # in the burst at the load's start, so some would serve more and some nothing (a 15-worker check of the demo app
-      # on 10 connections left five workers at 3 MiB of USS, against 25 for a worker that served; a 5x5 check of a
-      # Rails app on 100 came out 8.6% under its prediction, 17 MiB short, as if one worker had served little).
+      # request on a new connection where there are several (Soak.new_connections?, as for the measured shape). On
+      # keep-alive connections a 15-worker check of the demo app on 10 connections left five workers at 3 MiB of USS,
+      # against 25 for a worker that served; a 5x5 check of a Rails app on 100 came out 8.6% under its prediction,
+      # 17 MiB short, as if one worker had served little.
       def soak_options(shape, limit)
         scale = shape.workers.fdiv(MEASURED_WORKERS)
         @options.dup.tap do |options|
-          options.reconnect = true
           options.rate = (@options.rate * scale).round(3)
           options.concurrency = [(@options.concurrency * scale).ceil, open_connections].min
           options.memory_limit = limit

@@ -29,9 +29,11 @@ module Mallard
       # @param duration [Numeric] seconds; no request starts after it
       # @param requests [Integer, nil] how many requests to send at most (failed ones included)
       # @param log_path [String, nil] accepted for the same interface as Wrk; nothing is logged
+      # @param reconnect [Boolean] every request on a new connection (Connection: close, as Wrk sends it)
       def initialize(url:, duration:, paths: ["/"], requests: nil, concurrency: 10, log_path: nil,
-                     timeout: REQUEST_TIMEOUT)
+                     timeout: REQUEST_TIMEOUT, reconnect: false)
         @url = url
+        @headers = reconnect ? HEADERS.merge("connection" => "close") : HEADERS
         @uri = URI(url)
         @paths = checked_paths(paths)
         @duration = positive(duration, "duration")
@@ -138,7 +140,7 @@ module Mallard
 
       # The header wrk.lua sends too: when the request left, so the app's agent can tell its wait for a thread.
       def request_start
-        HEADERS.merge("X-Request-Start" => "t=#{Process.clock_gettime(Process::CLOCK_REALTIME, :microsecond)}")
+        @headers.merge("X-Request-Start" => "t=#{Process.clock_gettime(Process::CLOCK_REALTIME, :microsecond)}")
       end
 
       def discard_body(response)

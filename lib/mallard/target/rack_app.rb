@@ -118,14 +118,13 @@ module Mallard
         Workload::Http.new(url: @url, options: options, run_dir: run_dir)
       end
 
-      # Up once it answers and, in cluster mode, once every worker has booted and begun to accept (ACCEPT_SETTLE): a
-      # worker that accepts first takes all of the load tool's keep-alive connections, and keeps them for the whole
-      # run.
       # Nothing of the run outlives the subject.
       def release = nil
 
-      # A shape's row is up once its tree is the shape asked for, read from outside (Probe::PumaTree); a tree still
-      # unlike it SHAPE_GRACE after Puma answered fails the run with what it is instead.
+      # Up once it answers and, in cluster mode, once every worker has booted and begun to accept (ACCEPT_SETTLE): the
+      # load sent before would all go to the workers already accepting. A shape's row is up once its tree is the shape
+      # asked for, read from outside (Probe::PumaTree); a tree still unlike it SHAPE_GRACE after Puma answered fails
+      # the run with what it is instead.
       # @raise [SubjectFailed] the tree is not the row's shape
       def ready?
         up = (@shape&.pitchfork? || workers_accepting?) && HttpProbe.answers?(@url)
