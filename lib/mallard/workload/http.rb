@@ -19,7 +19,7 @@ module Mallard
         return "wrk#{ramped}#{reconnecting}" if driver.is_a?(Probe::Wrk)
 
         reason = @options.ruby_client ? "--ruby-client" : "wrk not found"
-        "mallard's built-in client (#{reason})#{ramped}. #{Probe::Load.fallback_note}"
+        "mallard's built-in client (#{reason})#{ramped}#{reconnecting}. #{Probe::Load.fallback_note}"
       end
 
       def duration = @options.load_seconds
@@ -83,7 +83,8 @@ module Mallard
 
       def step(concurrency)
         load = Probe::Load.driver(url: @url, paths: @options.paths, duration: RAMP_STEP_S, concurrency: concurrency,
-                                  log_path: @run_dir.file("ramp-#{concurrency}.log"), force_ruby: @options.ruby_client)
+                                  log_path: @run_dir.file("ramp-#{concurrency}.log"), force_ruby: @options.ruby_client,
+                                  reconnect: @options.reconnect == true)
         load.start
         result = load.result
         Run::RampStep.new(concurrency: concurrency, requests: result.requests, rps: result.rps.round(1),
@@ -97,8 +98,8 @@ module Mallard
         @driver ||= Probe::Load.driver(url: @url, paths: @options.paths, duration: @options.load_seconds,
                                        requests: @options.requests, concurrency: @concurrency || @options.concurrency,
                                        log_path: @run_dir.file("load.log"), force_ruby: @options.ruby_client,
-                                       **(@options.rate ? { rate: @options.rate } : {}),
-                                       **(@options.reconnect ? { reconnect: true } : {}))
+                                       reconnect: @options.reconnect == true,
+                                       **(@options.rate ? { rate: @options.rate } : {}))
       end
 
       def save
