@@ -22,8 +22,10 @@ module Mallard
         served = requests_per_worker(run)
         worked = served.empty? ? cpu_per_worker(run) : {}
         foreign = foreign_cores(run.load_totals)
-        problems = [starved_workers(served) || idle_workers(worked), busy_machine(foreign), behind_rate(run.load)]
-        Summary::Validity.new(problems: problems.compact, requests_per_process: served.transform_keys(&:to_s),
+        starved = unreached(served, "requests per process", "served") ||
+                  unreached(worked, "CPU seconds per worker while load ran", "worked")
+        problems = [starved, busy_machine(foreign), behind_rate(run.load)].compact
+        Summary::Validity.new(problems: problems, requests_per_process: served.transform_keys(&:to_s),
                               cpu_s_per_worker: worked.transform_keys(&:to_s), foreign_cores: foreign)
       end
 
@@ -89,29 +91,16 @@ module Mallard
            .group_by(&:pid)
       end
 
-      def starved_workers(served)
-        starved = starved(served)
-        return unless starved
-
-        "load did not reach every worker: requests per process #{served.values.inspect} " \
-          "(#{starved} served under #{(MIN_FAIR_SHARE * 100).round}% of an even share)"
-      end
-
-      def idle_workers(worked)
-        starved = starved(worked)
-        return unless starved
-
-        "load did not reach every worker: CPU seconds per worker while load ran #{worked.values.inspect} " \
-          "(#{starved} worked under #{(MIN_FAIR_SHARE * 100).round}% of an even share)"
-      end
-
-      # @return [Integer, nil] how many fell under MIN_FAIR_SHARE of an even split; nil for none
-      def starved(shares)
+      # @param shares [Hash] each worker's work, by `measure`
+      def unreached(shares, measure, verb)
         return if shares.size < 2 || shares.values.sum.zero?
 
         fair = shares.values.sum.to_f / shares.size
-        count = shares.count { |_, share| share < fair * MIN_FAIR_SHARE }
-        count if count.positive?
+        starved = shares.count { |_, share| share < fair * MIN_FAIR_SHARE }
+        return if starved.zero?
+
+        "load did not reach every worker: #{measure} #{shares.values.inspect} " \
+          "(#{starved} #{verb} under #{(MIN_FAIR_SHARE * 100).round}% of an even share)"
       end
     end
   end

@@ -97,6 +97,7 @@ module Mallard
         check_yjit
         check_shapes
         check_settings
+        @spread_load = spread_load?
         @repeat = repeat
         @run_dir = run_dir
         @reporter = reporter
@@ -347,7 +348,7 @@ module Mallard
           o.until_decided = nil unless o.agent
           o.subject_ruby = row.ruby if row.ruby
           o.yjit = row.yjit if row.yjit
-          o.reconnect = true if spread_load?
+          o.reconnect = true if @spread_load
         end
         target = row.shape ? @target.shaped(row.shape) : @target
         summary = Soak.new(target: target, options: options, run_dir: run_dir, reporter: @reporter, catalog: @catalog,
@@ -359,10 +360,8 @@ module Mallard
       # Where any row's Puma is loaded a request a connection (Soak.new_connections?: --workers, a --shape or --like's
       # workers, more than one), every row is, so that the rows compare: a 1x5 row beside 2x5 ones too.
       def spread_load?
-        return @spread_load unless @spread_load.nil?
-
         trees = @shapes ? @shapes.grep(PumaShape).map { |shape| @target.shaped(shape) } : [@target]
-        @spread_load = trees.any? { |tree| Soak.new_connections?(tree) }
+        trees.any? { |tree| Soak.new_connections?(tree) }
       end
 
       # A reforking shape's reforks in the run, by its server's log, kept by the run's directory.

@@ -23,10 +23,11 @@ module Mallard
       # A shape's tree is read this long after Puma says it is up before it is called wrong: a pool thread names
       # itself once it runs.
       SHAPE_GRACE = 2.0
-      # A Puma worker tells its master it has booted just before it starts its accept loop, so the last to boot may
-      # not yet accept when the load tool opens its keep-alive connections, and then serves nothing all run (a plain
-      # 2x1 tree once kept one worker idle for a whole run: its USS flat, its pages all still shared). Every worker
-      # is given this long after the last has booted.
+      # A Puma worker tells its master it has booted just before it starts its accept loop (Puma 8's
+      # cluster/worker.rb), so the last to boot may not yet accept when the load begins. Every worker is given this
+      # long after the last has booted. It was added for a 2x1 tree that kept one worker idle all run; that turned out
+      # to be the keep-alive split (Experiments::Soak.new_connections?), and the race is closed on the code's word
+      # alone.
       ACCEPT_SETTLE = 0.5
 
       # @param user [SubjectUser, SubjectUser::Same] who the server runs as
